@@ -140,7 +140,7 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   await s.click('Send to 3 contacts');
 
   // Progress follows the API until everything is handed over.
-  await statusIs('SENT');
+  await statusIs('Sent');
   await page.waitForSelector('[data-testid="campaign-progress"]::-p-text(3 of 3 sent)', { timeout: 20_000 });
   expect(new Set(campaignDeliveries(id).map((r) => r.email))).toEqual(new Set(pros));
   expect(campaignDeliveries(id).every((r) => r.subject === `Spring sale for ${r.email}`)).toBe(true);
@@ -187,7 +187,7 @@ it('composes a campaign, test-sends it, sends it to a filtered audience after a 
   await s.click('Schedule');
   await page.waitForSelector('[data-testid="send-confirmation"]::-p-text(goes to 3 contacts at 2030-01-15 09:30 (Asia/Tokyo))', { timeout: 20_000 });
   await s.click('Schedule for 3 contacts');
-  await statusIs('SCHEDULED');
+  await statusIs('Scheduled');
   expect((await h.http.get(`/campaigns/${copyId}`).set(bearer(key))).body).toMatchObject({ status: 'SCHEDULED', scheduledFor: '2030-01-15T00:30:00.000Z' });
   await s.waitForText('Scheduled for');
   expect(s.problems).toEqual([]);
@@ -208,14 +208,14 @@ it('pauses, resumes and cancels a paced campaign, each state as the API reports 
   // All four subscribed contacts (the unsubscribed one is left out).
   await page.waitForSelector('[data-testid="send-confirmation"]::-p-text(goes to 4 contacts now)', { timeout: 20_000 });
   await s.click('Send to 4 contacts');
-  await statusIs('SENDING');
+  await statusIs('Sending');
   // Some of four handed over, not all: the pace holds the rest.
   await page.waitForFunction(() => /^[123] of 4 sent/.test((globalThis as any).document.querySelector('[data-testid="campaign-progress"]')?.innerText ?? ''), {
     timeout: 60_000,
   });
 
   await s.click('Pause');
-  await statusIs('PAUSED');
+  await statusIs('Paused');
   expect((await h.http.get(`/campaigns/${id}`).set(bearer(key))).body.status).toBe('PAUSED');
   await s.waitForText('paused: nothing more goes out until you resume');
   await photograph('campaign-progress');
@@ -234,17 +234,17 @@ it('pauses, resumes and cancels a paced campaign, each state as the API reports 
     page.off('request', hold);
     await page.setRequestInterception(false);
   }
-  await statusIs('SENDING');
+  await statusIs('Sending');
   await s.click('Pause');
-  await statusIs('PAUSED');
+  await statusIs('Paused');
   await s.click('Resume');
-  await statusIs('SENDING');
+  await statusIs('Sending');
 
   await s.click('Cancel campaign');
   await s.waitForText('No further email of Slow news goes out');
   const dialog = await page.waitForSelector('[role="dialog"]');
   await (await dialog!.waitForSelector('::-p-aria([name="Cancel campaign"][role="button"])'))!.click();
-  await statusIs('CANCELLED');
+  await statusIs('Cancelled');
   expect((await h.http.get(`/campaigns/${id}`).set(bearer(key))).body.status).toBe('CANCELLED');
   expect(await page.$('::-p-aria([name="Pause"][role="button"])')).toBeNull();
   expect(campaignDeliveries(id).length).toBeLessThan(4);

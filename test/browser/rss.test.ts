@@ -79,7 +79,7 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await s.click('Create RSS campaign');
   await page.waitForFunction(() => /\/campaigns\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
   const id = page.url().split('/').pop()!;
-  await statusIs('DRAFT');
+  await statusIs('Draft');
   expect((await h.http.get(`/campaigns/${id}`).set(bearer(secretKey))).body).toMatchObject({
     kind: 'RSS',
     feedUrl,
@@ -91,7 +91,7 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await s.waitForText('No run yet');
 
   await s.click('Activate');
-  await statusIs('SCHEDULED');
+  await statusIs('Scheduled');
   await s.click('Send now');
   await s.waitForText('The RSS campaign runs now.');
   // The run appears with its items, then its email goes out and the count follows.
@@ -104,13 +104,13 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await photograph('dashboard-rss-campaign');
 
   await s.click('Pause');
-  await statusIs('PAUSED');
+  await statusIs('Paused');
   await s.click('Resume');
-  await statusIs('SCHEDULED');
+  await statusIs('Scheduled');
   await s.click('Cancel campaign');
   const dialog = await page.waitForSelector('[role="dialog"]');
   await (await dialog!.waitForSelector('::-p-aria([name="Cancel campaign"][role="button"])'))!.click();
-  await statusIs('CANCELLED');
+  await statusIs('Cancelled');
   expect((await h.http.get(`/campaigns/${id}`).set(bearer(secretKey))).body.status).toBe('CANCELLED');
 
   // The list marks it, with its schedule.

@@ -1,4 +1,8 @@
-import { bodyOf, draftOf, sendBodyOf, splitAddress, zonedToUtc, contactsText, type Campaign } from '../../web/src/api/campaigns';
+import { bodyOf, draftOf, sendBodyOf, splitAddress, zonedToUtc, contactsText, percent, type Campaign } from '../../web/src/api/campaigns';
+import i18n from 'i18next';
+import { startWebI18n } from '../helpers/webI18n';
+
+beforeAll(startWebI18n);
 
 /** The campaign composer's own logic (web/src/api/campaigns.ts): the API body it sends and the schedule's instant. */
 
@@ -80,5 +84,20 @@ describe('the composer draft', () => {
     expect(splitAddress('"a@b"@example.com')).toEqual(['"a@b"', 'example.com']);
     expect(contactsText(1)).toBe('1 contact');
     expect(contactsText(1200)).toBe('1,200 contacts');
+    expect(percent(2 / 3)).toBe('66.7%');
+  });
+
+  it("counts and rates in the dashboard's language (French: 0 and 1 are singular; its spaces are narrow no-break ones)", async () => {
+    try {
+      await i18n.changeLanguage('fr');
+      expect(contactsText(0)).toBe('0 contact');
+      expect(contactsText(1200).replace(/\s/g, ' ')).toBe('1 200 contacts');
+      expect(percent(2 / 3).replace(/\s/g, ' ')).toBe('66,7 %');
+      await i18n.changeLanguage('de');
+      expect(contactsText(1)).toBe('1 Kontakt');
+      expect(contactsText(1200)).toBe('1.200 Kontakte');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -1,4 +1,8 @@
 import { newRssDraft, rssBodyOf, runOutcome, scheduleText } from '../../web/src/api/rssCampaigns';
+import i18n from 'i18next';
+import { startWebI18n } from '../helpers/webI18n';
+
+beforeAll(startWebI18n);
 
 /** The RSS campaign form's and page's own logic (web/src/api/rssCampaigns.ts): the body it posts, the words it shows. */
 
@@ -34,5 +38,21 @@ describe('the words of the RSS page', () => {
     expect(runOutcome({ ...done, status: 'SENT', itemCount: 1 })).toBe('1 new item');
     expect(runOutcome({ ...done, status: 'NOTHING_NEW', itemCount: 0 })).toBe('Nothing new');
     expect(runOutcome({ ...done, status: 'FAILED', itemCount: 0, error: 'refused' })).toBe('Failed: refused');
+  });
+
+  it("says them in the dashboard's language: French and German weekdays, singulars and plurals", async () => {
+    const weekly = { frequency: 'weekly' as const, time: '09:30', timezone: 'Europe/Paris', weekday: 1 };
+    const done = { finishedAt: '2026-11-29T00:00:00Z', error: null };
+    try {
+      await i18n.changeLanguage('fr');
+      expect(scheduleText(weekly)).toBe('Chaque lundi à 09:30 (Europe/Paris)');
+      expect(runOutcome({ ...done, status: 'SENT', itemCount: 1 })).toBe('1 nouvel article');
+      expect(runOutcome({ ...done, status: 'SENT', itemCount: 2 })).toBe('2 nouveaux articles');
+      await i18n.changeLanguage('de');
+      expect(scheduleText(weekly)).toBe('Jeden Montag um 09:30 (Europe/Paris)');
+      expect(runOutcome({ ...done, status: 'NOTHING_NEW', itemCount: 0 })).toBe('Nichts Neues');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

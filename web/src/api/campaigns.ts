@@ -1,7 +1,9 @@
 import type { components, operations } from './schema';
 import type { ResponseOf } from './client';
 import type { EmailDocument } from './emailEditor';
+import i18n from 'i18next';
 import { numberWords } from './dates';
+import { intlLocale } from '../i18n/locale';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -30,7 +32,14 @@ export function reportPollMs(c: Pick<Campaign, 'status' | 'sentAt'>, now = Date.
   return false;
 }
 
-export const STATUS_COLOR: Record<CampaignStatus, string> = { DRAFT: 'gray', SCHEDULED: 'blue', SENDING: 'yellow', PAUSED: 'orange', SENT: 'green', CANCELLED: 'red' };
+export const STATUS_COLOR: Record<CampaignStatus, string> = {
+  DRAFT: 'gray',
+  SCHEDULED: 'blue',
+  SENDING: 'yellow',
+  PAUSED: 'orange',
+  SENT: 'green',
+  CANCELLED: 'red',
+};
 export const DURATION_UNITS: DurationUnit[] = ['minutes', 'hours', 'days', 'weeks'];
 
 /** What the composer edits: inputs as typed (strings), turned into the API's body by `bodyOf`. */
@@ -145,9 +154,16 @@ export function zonedToUtc(local: string, timeZone: string): Date {
 
 /** The zone's offset from UTC at `instant`, in milliseconds (Paris in winter: +3,600,000). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(
-    new Date(instant),
-  );
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - Math.floor(instant / 1000) * 1000;
 }
@@ -161,8 +177,16 @@ export function sendBodyOf(s: Schedule): { scheduledFor?: string; recipientTimez
   return { scheduledFor: zonedToUtc(s.local, s.timeZone).toISOString() };
 }
 
-/** "3 contacts" / "1 contact". */
-export const contactsText = (n: number) => `${numberWords(n)} contact${n === 1 ? '' : 's'}`;
+/**
+ * Whether `n` takes the singular in the dashboard's language (French says "0 contact" and "1 contact",
+ * English "0 contacts"): the catalogues hold a One and an Other sentence, picked here, so every
+ * language has the same keys.
+ */
+export const isOne = (n: number) => new Intl.PluralRules(intlLocale()).select(n) === 'one';
 
-/** A share of 0 to 1 as a percentage with one decimal. */
-export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+/** "3 contacts" / "1 contact", in the dashboard's language. */
+export const contactsText = (n: number) => i18n.getFixedT(null, 'campaigns')(isOne(n) ? 'count.contactOne' : 'count.contactOther', { n: numberWords(n) });
+
+/** A share of 0 to 1 as a percentage with one decimal ("66.7%", "66,7 %"). */
+export const percent = (rate: number) =>
+  new Intl.NumberFormat(intlLocale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);

@@ -1,12 +1,19 @@
 import type { ResponseOf } from './client';
-import type { Campaign, CampaignBody, CampaignDraft } from './campaigns';
+import i18n from 'i18next';
+import { type Campaign, type CampaignBody, type CampaignDraft, isOne } from './campaigns';
+import { numberWords } from './dates';
+import { intlLocale } from '../i18n/locale';
 
 /** The RSS campaign form's and page's own logic (no React): docs/campaigns.md "RSS-to-email". */
 
 export type RssRun = ResponseOf<'/campaigns/{id}/runs', 'get'>['data'][number];
 export type RssSchedule = NonNullable<Campaign['schedule']>;
 
-export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** Day `i` of the week (0 is Sunday, as the API counts) in the dashboard's language: "Monday", "lundi", "Montag". */
+export function weekdayName(i: number): string {
+  // 1 January 2023 was a Sunday.
+  return new Intl.DateTimeFormat(intlLocale(), { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2023, 0, 1 + i));
+}
 
 /**
  * `POST /campaigns` with `kind: "RSS"`. The route validates it with its RSS schema; the OpenAPI
@@ -69,16 +76,19 @@ export function rssBodyOf(d: RssDraft): RssCampaignBody {
 
 /** "Weekly on Monday at 09:00 (Europe/Paris)". */
 export function scheduleText(s: RssSchedule): string {
-  const when = s.frequency === 'weekly' ? `Weekly on ${WEEKDAYS[s.weekday ?? 1]}` : 'Daily';
-  return `${when} at ${s.time} (${s.timezone})`;
+  const t = i18n.getFixedT(null, 'campaigns');
+  const at = { time: s.time, zone: s.timezone };
+  return s.frequency === 'weekly' ? t('rss.weekly', { day: weekdayName(s.weekday ?? 1), ...at }) : t('rss.daily', at);
 }
 
 /** A run's outcome in words: "2 new items", "Nothing new", "Failed: …". */
 export function runOutcome(r: Pick<RssRun, 'status' | 'itemCount' | 'error'> & { finishedAt: string | null }): string {
-  if (!r.finishedAt && r.status !== 'FAILED') return 'Running';
-  if (r.status === 'FAILED') return `Failed${r.error ? `: ${r.error}` : ''}`;
-  if (r.status === 'NOTHING_NEW') return 'Nothing new';
-  return `${r.itemCount} new item${r.itemCount === 1 ? '' : 's'}`;
+  const t = i18n.getFixedT(null, 'campaigns');
+  if (!r.finishedAt && r.status !== 'FAILED') return t('rss.running');
+  // The error is the server's own words (a feed's HTTP status, a parse failure).
+  if (r.status === 'FAILED') return r.error ? t('rss.failedWith', { error: r.error }) : t('rss.failed');
+  if (r.status === 'NOTHING_NEW') return t('rss.nothingNew');
+  return t(isOne(r.itemCount) ? 'rss.newItemOne' : 'rss.newItemOther', { n: numberWords(r.itemCount) });
 }
 
 /** The browser's time zone, and the zones it knows (the schedule's zone picker). */

@@ -5,19 +5,29 @@ import { api, ApiError, forProject, type ResponseOf, unwrap } from '../api/clien
 import { type Campaign, reportPollMs } from '../api/campaigns';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
+import { i18n } from '../i18n';
+import { useTranslation } from 'react-i18next';
 
 /** The JSON page (the same route also answers CSV, which this screen downloads separately). */
 type RecipientPage = ResponseOf<'/campaigns/{id}/recipients', 'get'>;
 type Status = 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed';
-const FILTERS: { value: Status | 'all'; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'delivered', label: 'Delivered' },
-  { value: 'opened', label: 'Opened' },
-  { value: 'clicked', label: 'Clicked' },
-  { value: 'bounced', label: 'Bounced' },
-  { value: 'complained', label: 'Complained' },
-  { value: 'unsubscribed', label: 'Unsubscribed' },
-];
+const FILTERS: (Status | 'all')[] = ['all', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'unsubscribed'];
+/** An email's statuses (the API types the field as a string): each has its words; an unknown one shows as it is. */
+const EMAIL_STATUSES = [
+  'SCHEDULED',
+  'CANCELLED',
+  'QUEUED',
+  'SENDING',
+  'SENT',
+  'DELIVERED',
+  'OPENED',
+  'CLICKED',
+  'BOUNCED',
+  'COMPLAINED',
+  'FAILED',
+  'SUPPRESSED',
+] as const;
+const knownStatus = (s: string): s is (typeof EMAIL_STATUSES)[number] => (EMAIL_STATUSES as readonly string[]).includes(s);
 
 const when = (t: string | null) => (t ? momentWords(t) : '—');
 
@@ -28,15 +38,20 @@ const when = (t: string | null) => (t ? momentWords(t) : '—');
 async function downloadCsv(projectId: string, campaign: Campaign, status: Status | undefined) {
   const query = new URLSearchParams({ format: 'csv', ...(status ? { status } : {}) });
   const res = await fetch(`/campaigns/${campaign.id}/recipients?${query}`, { headers: forProject(projectId), credentials: 'same-origin' });
-  if (!res.ok) throw new ApiError(res.status, `The export failed (${res.status})`);
+  const t = i18n.getFixedT(null, 'campaigns');
+  if (!res.ok) throw new ApiError(res.status, t('recipients.exportFailed', { status: res.status }));
   const url = URL.createObjectURL(await res.blob());
-  const a = Object.assign(document.createElement('a'), { href: url, download: `${campaign.name}-recipients${status ? `-${status}` : ''}.csv` });
+  const a = Object.assign(document.createElement('a'), {
+    href: url,
+    download: `${t('recipients.file', { name: campaign.name })}${status ? `-${status}` : ''}.csv`,
+  });
   a.click();
   URL.revokeObjectURL(url);
 }
 
 /** "Recipients": who got the campaign and what they did with it, filterable, paged, exportable. */
 export function CampaignRecipients({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
   const [filter, setFilter] = useState<Status | 'all'>('all');
   const [exportError, setExportError] = useState<unknown>(null);
   const [exporting, setExporting] = useState(false);
@@ -49,7 +64,10 @@ export function CampaignRecipients({ projectId, campaign }: { projectId: string;
     queryFn: async ({ pageParam }) =>
       (await unwrap(
         api.GET('/campaigns/{id}/recipients', {
-          params: { path: { id: campaign.id }, query: { limit: 50, format: 'json', ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: {
+            path: { id: campaign.id },
+            query: { limit: 50, format: 'json', ...(status ? { status } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+          },
         }),
       )) as RecipientPage,
     getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
@@ -67,43 +85,58 @@ export function CampaignRecipients({ projectId, campaign }: { projectId: string;
     }
   };
   return (
-    <Paper withBorder p="md" role="region" aria-label="Recipients">
+    <Paper withBorder p="md" role="region" aria-label={t('recipients.title')}>
       <Stack gap="sm">
         <Group justify="space-between">
           <Title order={2} size="h4">
-            Recipients
+            {t('recipients.title')}
           </Title>
           <Button variant="default" onClick={exportCsv} loading={exporting}>
-            Export CSV
+            {t('recipients.export')}
           </Button>
         </Group>
-        <SegmentedControl aria-label="Show recipients" value={filter} onChange={(v) => setFilter(v as Status | 'all')} data={FILTERS} />
-        {exportError ? <ErrorState error={exportError} title="Not exported" /> : null}
+        <SegmentedControl
+          aria-label={t('recipients.show')}
+          value={filter}
+          onChange={(v) => setFilter(v as Status | 'all')}
+          data={FILTERS.map((value) => ({ value, label: t(`recipients.filter.${value}`) }))}
+        />
+        {exportError ? <ErrorState error={exportError} title={t('recipients.notExported')} /> : null}
         {list.isPending ? (
-          <Loading label="Loading recipients…" />
+          <Loading label={t('recipients.loading')} />
         ) : list.error ? (
-          <ErrorState error={list.error} title="Recipients not loaded" />
+          <ErrorState error={list.error} title={t('recipients.notLoaded')} />
         ) : rows.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {filter === 'all' ? 'Nobody has been sent this campaign yet.' : `No recipient is ${filter} yet.`}
+            {filter === 'all' ? t('recipients.nobody') : t(`recipients.none.${filter}`)}
           </Text>
         ) : (
           <ScrollArea>
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Delivered</Table.Th>
-                  <Table.Th>First opened</Table.Th>
-                  <Table.Th>First clicked</Table.Th>
+                  <Table.Th>{t('recipients.email')}</Table.Th>
+                  <Table.Th>{t('recipients.status')}</Table.Th>
+                  <Table.Th>{t('recipients.delivered')}</Table.Th>
+                  <Table.Th>{t('recipients.firstOpened')}</Table.Th>
+                  <Table.Th>{t('recipients.firstClicked')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {rows.map((r) => (
                   <Table.Tr key={r.emailId}>
                     <Table.Td>{r.email}</Table.Td>
-                    <Table.Td>{r.bouncedAt ? 'Bounced' : r.complainedAt ? 'Complained' : r.unsubscribedAt ? 'Unsubscribed' : r.status}</Table.Td>
+                    <Table.Td>
+                      {r.bouncedAt
+                        ? t('recipients.filter.bounced')
+                        : r.complainedAt
+                          ? t('recipients.filter.complained')
+                          : r.unsubscribedAt
+                            ? t('recipients.filter.unsubscribed')
+                            : knownStatus(r.status)
+                              ? t(`recipients.emailStatus.${r.status}`)
+                              : r.status}
+                    </Table.Td>
                     <Table.Td>{when(r.deliveredAt)}</Table.Td>
                     <Table.Td>{when(r.openedAt)}</Table.Td>
                     <Table.Td>{when(r.clickedAt)}</Table.Td>
@@ -115,7 +148,7 @@ export function CampaignRecipients({ projectId, campaign }: { projectId: string;
         )}
         {list.hasNextPage ? (
           <Button variant="subtle" onClick={() => list.fetchNextPage()} loading={list.isFetchingNextPage}>
-            Load more
+            {t('recipients.loadMore')}
           </Button>
         ) : null}
       </Stack>

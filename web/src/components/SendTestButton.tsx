@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { fieldError, hasFieldErrors } from '../api/client';
 import { useAppConfig, useMe } from '../api/session';
 import { ErrorState } from './States';
+import { useTranslation } from 'react-i18next';
 
 /**
  * "Send test": a dialog asking where one test email goes (the signed-in person's address at first),
@@ -28,11 +29,12 @@ export function SendTestButton({
   /** Start from the signed-in person's address (the editor); false: an empty field (the composer). */
   prefillMine?: boolean;
 }) {
+  const { t } = useTranslation('campaigns');
   const config = useAppConfig();
   const me = useMe();
   const [opened, setOpened] = useState(false);
   const [to, setTo] = useState('');
-  const send = useMutation({ meta: { success: 'Test email sent' }, mutationFn: () => sendTo(to) });
+  const send = useMutation({ meta: { success: t('sendTest.sent') }, mutationFn: () => sendTo(to) });
   const open = () => {
     if (prefillMine && !to && me.data?.email) setTo(me.data.email);
     setOpened(true);
@@ -44,9 +46,9 @@ export function SendTestButton({
   return (
     <>
       <Button variant="default" onClick={open} disabled={disabled}>
-        Send test
+        {t('sendTest.button')}
       </Button>
-      <Modal opened={opened} onClose={close} title="Send a test email">
+      <Modal opened={opened} onClose={close} title={t('sendTest.title')}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -56,24 +58,32 @@ export function SendTestButton({
         >
           <Stack>
             <Text size="sm">{intro}</Text>
-            <TextInput label="Send to" type="email" required value={to} onChange={(e) => setTo(e.currentTarget.value)} error={fieldError(send.error, toField)} data-autofocus />
-            {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title="Not sent" /> : null}
+            <TextInput
+              label={t('sendTest.to')}
+              type="email"
+              required
+              value={to}
+              onChange={(e) => setTo(e.currentTarget.value)}
+              error={fieldError(send.error, toField)}
+              data-autofocus
+            />
+            {send.error && !hasFieldErrors(send.error) ? <ErrorState error={send.error} title={t('sendTest.notSent')} /> : null}
             {send.isSuccess ? (
               <Text size="sm" c="green" role="status">
                 {doneText(to, send.data)}{' '}
                 {config.data?.email.inboxUrl ? (
                   <Anchor href={config.data.email.inboxUrl} target="_blank" rel="noreferrer">
-                    Open the development inbox
+                    {t('sendTest.inbox')}
                   </Anchor>
                 ) : null}
               </Text>
             ) : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={close}>
-                Close
+                {t('sendTest.close')}
               </Button>
               <Button type="submit" loading={send.isPending}>
-                Send
+                {t('sendTest.send')}
               </Button>
             </Group>
           </Stack>

@@ -9,10 +9,13 @@ import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
 import { CampaignHeading } from '../components/campaigns/CampaignHeading';
 import { ClickMap } from '../components/campaigns/ClickMap';
-import { momentWords } from '../api/dates';
+import { momentWords, numberWords } from '../api/dates';
+import { intlLocale } from '../i18n';
+import { useTranslation } from 'react-i18next';
 
 /** Pause, Resume and Cancel as the status allows; a refusal (409) shows the API's own message. */
 function Controls({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [cancelling, setCancelling] = useState(false);
@@ -22,7 +25,12 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
   };
   const action = useMutation({
-    meta: { success: (_d, what) => ({ pause: 'Campaign paused', resume: 'Campaign resumed', cancel: 'Campaign cancelled', unschedule: 'Campaign back to draft' })[String(what)] ?? 'Done' },
+    meta: {
+      success: (_d, what) =>
+        ({ pause: t('controls.paused'), resume: t('controls.resumed'), cancel: t('controls.cancelled'), unschedule: t('controls.unscheduled') })[
+          String(what)
+        ] ?? t('controls.done'),
+    },
     mutationFn: (what: 'pause' | 'resume' | 'cancel' | 'unschedule') =>
       what === 'pause'
         ? unwrap(api.POST('/campaigns/{id}/pause', path))
@@ -39,7 +47,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     onError: () => refresh(),
   });
   const duplicate = useMutation({
-    meta: { success: 'Campaign duplicated' },
+    meta: { success: t('controls.duplicated') },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
@@ -52,40 +60,40 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
       <Group gap="xs">
         {s === 'SENDING' ? (
           <Button variant="default" onClick={() => action.mutate('pause')} loading={action.isPending && action.variables === 'pause'}>
-            Pause
+            {t('controls.pause')}
           </Button>
         ) : null}
         {s === 'PAUSED' ? (
           <Button onClick={() => action.mutate('resume')} loading={action.isPending && action.variables === 'resume'}>
-            Resume
+            {t('controls.resume')}
           </Button>
         ) : null}
         {s === 'SCHEDULED' && campaign.scheduledFor ? (
           <Button variant="default" onClick={() => action.mutate('unschedule')} loading={action.isPending && action.variables === 'unschedule'}>
-            Unschedule
+            {t('controls.unschedule')}
           </Button>
         ) : null}
         {ACTIVE.includes(s) ? (
           <Button color="red" variant="light" onClick={() => setCancelling(true)}>
-            Cancel campaign
+            {t('controls.cancel')}
           </Button>
         ) : null}
         <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
-          Duplicate
+          {t('controls.duplicate')}
         </Button>
       </Group>
-      {action.error && !cancelling ? <ErrorState error={action.error} title="Refused" /> : null}
-      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
-      <Modal opened={cancelling} onClose={() => setCancelling(false)} title="Cancel this campaign?">
+      {action.error && !cancelling ? <ErrorState error={action.error} title={t('controls.refused')} /> : null}
+      {duplicate.error ? <ErrorState error={duplicate.error} title={t('controls.notDuplicated')} /> : null}
+      <Modal opened={cancelling} onClose={() => setCancelling(false)} title={t('controls.cancelTitle')}>
         <Stack>
-          <Text>No further email of {campaign.name} goes out. Emails already handed over stay sent. A cancelled campaign cannot be resumed; duplicate it to send again.</Text>
-          {action.error ? <ErrorState error={action.error} title="Not cancelled" /> : null}
+          <Text>{t('controls.cancelText', { name: campaign.name })}</Text>
+          {action.error ? <ErrorState error={action.error} title={t('controls.notCancelled')} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setCancelling(false)}>
-              Keep sending
+              {t('controls.keepSending')}
             </Button>
             <Button color="red" onClick={() => action.mutate('cancel')} loading={action.isPending && action.variables === 'cancel'}>
-              Cancel campaign
+              {t('controls.cancel')}
             </Button>
           </Group>
         </Stack>
@@ -94,18 +102,20 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
   );
 }
 
-function Figure({ label, value, rate }: { label: string; value: number; rate?: number }) {
+/** One of the report's numbers; `name` (English, lower case) names it for tests whatever the language. */
+function Figure({ name, label, value, rate }: { name: string; label: string; value: number; rate?: number }) {
+  const { t } = useTranslation('campaigns');
   return (
     <Paper withBorder p="sm" role="group" aria-label={label}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text size="xl" fw={700} data-testid={`stat-${label.toLowerCase()}`}>
-        {value.toLocaleString()}
+      <Text size="xl" fw={700} data-testid={`stat-${name}`}>
+        {numberWords(value)}
       </Text>
       {rate !== undefined ? (
         <Text size="sm" c="dimmed">
-          {percent(rate)} of sent
+          {t('report.ofSent', { percent: percent(rate) })}
         </Text>
       ) : null}
     </Paper>
@@ -113,10 +123,13 @@ function Figure({ label, value, rate }: { label: string; value: number; rate?: n
 }
 
 const bucketLabel = (t: string, interval: 'hour' | 'day') =>
-  interval === 'hour' ? new Date(t).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : new Date(t).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  interval === 'hour'
+    ? new Date(t).toLocaleString(intlLocale(), { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+    : new Date(t).toLocaleDateString(intlLocale(), { month: 'short', day: 'numeric' });
 
 /** GET /campaigns/:id/stats, /timeseries and /links (the click map), refreshed while the campaign is active and for a week after. */
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
   // Fast while sending, then on for a week: opens and clicks keep arriving after SENT.
   const poll = reportPollMs(campaign);
   const path = { params: { path: { id: campaign.id } } };
@@ -133,41 +146,46 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
   });
-  const links = useQuery({ queryKey: ['campaign-links', projectId, campaign.id], refetchInterval: poll && Math.max(poll, 5000), queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)) });
-  if (stats.isPending) return <Loading label="Loading the report…" />;
-  if (stats.error) return <ErrorState error={stats.error} title="Report not loaded" />;
+  const links = useQuery({
+    queryKey: ['campaign-links', projectId, campaign.id],
+    refetchInterval: poll && Math.max(poll, 5000),
+    queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)),
+  });
+  if (stats.isPending) return <Loading label={t('report.loading')} />;
+  if (stats.error) return <ErrorState error={stats.error} title={t('report.notLoaded')} />;
   const st = stats.data;
   return (
     <Stack>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" aria-label="Results">
-        <Figure label="Sent" value={st.sent} />
-        <Figure label="Delivered" value={st.delivered} />
-        <Figure label="Opened" value={st.opened} rate={st.openRate} />
-        <Figure label="Clicked" value={st.clicked} rate={st.clickRate} />
-        <Figure label="Bounced" value={st.bounced} rate={st.bounceRate} />
-        <Figure label="Complained" value={st.complained} />
-        <Figure label="Unsubscribed" value={st.unsubscribed} />
-        <Figure label="Failed" value={st.failed} />
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" aria-label={t('report.results')}>
+        <Figure name="sent" label={t('report.sent')} value={st.sent} />
+        <Figure name="delivered" label={t('report.delivered')} value={st.delivered} />
+        <Figure name="opened" label={t('report.opened')} value={st.opened} rate={st.openRate} />
+        <Figure name="clicked" label={t('report.clicked')} value={st.clicked} rate={st.clickRate} />
+        <Figure name="bounced" label={t('report.bounced')} value={st.bounced} rate={st.bounceRate} />
+        <Figure name="complained" label={t('report.complained')} value={st.complained} />
+        <Figure name="unsubscribed" label={t('report.unsubscribed')} value={st.unsubscribed} />
+        <Figure name="failed" label={t('report.failed')} value={st.failed} />
       </SimpleGrid>
       {st.pending || st.capped ? (
         <Text size="sm" c="dimmed">
-          {st.pending ? `${st.pending.toLocaleString()} waiting for their moment (quiet hours, their local time). ` : ''}
-          {st.capped ? `${st.capped.toLocaleString()} skipped by the frequency cap.` : ''}
+          {[st.pending ? t('report.pending', { n: numberWords(st.pending) }) : '', st.capped ? t('report.capped', { n: numberWords(st.capped) }) : '']
+            .filter(Boolean)
+            .join(' ')}
         </Text>
       ) : null}
       {st.variants?.length ? (
         <Paper withBorder p="md">
           <Title order={2} size="h4" mb="xs">
-            A/B subject test
+            {t('report.abTitle')}
           </Title>
           <ScrollArea>
-            <Table aria-label="A/B variants" miw={560}>
+            <Table aria-label={t('report.abTable')} miw={560}>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Subject</Table.Th>
-                  <Table.Th ta="right">Sent</Table.Th>
-                  <Table.Th ta="right">Opened</Table.Th>
-                  <Table.Th ta="right">Clicked</Table.Th>
+                  <Table.Th>{t('report.subject')}</Table.Th>
+                  <Table.Th ta="right">{t('report.sent')}</Table.Th>
+                  <Table.Th ta="right">{t('report.opened')}</Table.Th>
+                  <Table.Th ta="right">{t('report.clicked')}</Table.Th>
                   <Table.Th />
                 </Table.Tr>
               </Table.Thead>
@@ -177,14 +195,14 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
                     <Table.Td>
                       {String.fromCharCode(65 + i)}: {v.subject}
                     </Table.Td>
-                    <Table.Td ta="right">{v.sent.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{numberWords(v.sent)}</Table.Td>
                     <Table.Td ta="right">
-                      {v.opened.toLocaleString()} ({percent(v.sent ? v.opened / v.sent : 0)})
+                      {numberWords(v.opened)} ({percent(v.sent ? v.opened / v.sent : 0)})
                     </Table.Td>
                     <Table.Td ta="right">
-                      {v.clicked.toLocaleString()} ({percent(v.sent ? v.clicked / v.sent : 0)})
+                      {numberWords(v.clicked)} ({percent(v.sent ? v.clicked / v.sent : 0)})
                     </Table.Td>
-                    <Table.Td>{v.winner ? <Badge color="green">Winner</Badge> : null}</Table.Td>
+                    <Table.Td>{v.winner ? <Badge color="green">{t('report.winner')}</Badge> : null}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -192,24 +210,24 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
           </ScrollArea>
           {!st.variants.some((v) => v.winner) ? (
             <Text size="sm" c="dimmed" mt="xs">
-              No winner yet: it is chosen after the test's wait.
+              {t('report.noWinner')}
             </Text>
           ) : null}
         </Paper>
       ) : null}
-      {series.error ? <ErrorState error={series.error} title="Chart not loaded" /> : null}
+      {series.error ? <ErrorState error={series.error} title={t('report.chartNotLoaded')} /> : null}
       {series.data ? (
         <ChartPanel
-          title="Sends, opens and clicks over time"
-          description={`Per ${series.data.interval} (your local time): emails handed over, and first opened or clicked by a person.`}
+          title={t('report.chartTitle')}
+          description={series.data.interval === 'hour' ? t('report.perHour') : t('report.perDay')}
           kind="line"
           xKey="time"
-          xLabel={series.data.interval === 'hour' ? 'Hour' : 'Day'}
+          xLabel={series.data.interval === 'hour' ? t('report.hour') : t('report.day')}
           rows={series.data.points.map((p) => ({ time: bucketLabel(p.t, series.data.interval), sent: p.sent, opened: p.opened, clicked: p.clicked }))}
           series={[
-            { key: 'sent', label: 'Sent', color: '#228be6' },
-            { key: 'opened', label: 'Opened', color: '#40c057' },
-            { key: 'clicked', label: 'Clicked', color: '#fab005' },
+            { key: 'sent', label: t('report.sent'), color: '#228be6' },
+            { key: 'opened', label: t('report.opened'), color: '#40c057' },
+            { key: 'clicked', label: t('report.clicked'), color: '#fab005' },
           ]}
         />
       ) : null}
@@ -220,6 +238,7 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
 
 /** A campaign past DRAFT: its state, progress (sent of total, polled while active), controls and report. */
 export function CampaignDetail({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
   const c = campaign;
   const share = c.totalRecipients ? (100 * c.sentCount) / c.totalRecipients : 0;
   return (
@@ -227,25 +246,29 @@ export function CampaignDetail({ projectId, campaign }: { projectId: string; cam
       <CampaignHeading
         projectId={projectId}
         campaign={c}
-        summary={{ after: c.sendRatePerMinute ? ` · at most ${c.sendRatePerMinute.toLocaleString()} per minute` : '' }}
+        summary={{ after: c.sendRatePerMinute ? ` · ${t('detail.rate', { n: numberWords(c.sendRatePerMinute) })}` : '' }}
         controls={<Controls projectId={projectId} campaign={c} />}
       />
       <Paper withBorder p="md">
         <Stack gap={6}>
           <Title order={2} size="h4">
-            Progress
+            {t('detail.progress')}
           </Title>
           {c.status === 'SCHEDULED' ? (
-            <Text>{c.scheduledFor ? `Scheduled for ${momentWords(c.scheduledFor)}.` : 'Scheduled: each contact at their local time.'}</Text>
+            <Text>{c.scheduledFor ? t('detail.scheduledFor', { when: momentWords(c.scheduledFor) }) : t('detail.scheduledLocal')}</Text>
           ) : null}
-          <Progress value={share} size="lg" animated={c.status === 'SENDING'} aria-label="Sent" />
+          <Progress value={share} size="lg" animated={c.status === 'SENDING'} aria-label={t('detail.sentBar')} />
           <Text role="status" aria-live="polite" data-testid="campaign-progress">
-            {c.totalRecipients || c.status !== 'SCHEDULED'
-              ? `${c.sentCount.toLocaleString()} of ${c.totalRecipients.toLocaleString()} sent`
-              : 'The audience is taken when sending starts.'}
-            {c.status === 'PAUSED' ? ' · paused: nothing more goes out until you resume' : ''}
-            {c.status === 'CANCELLED' ? ' · cancelled' : ''}
-            {c.status === 'SENT' && c.sentAt ? ` · finished ${momentWords(c.sentAt)}` : ''}
+            {[
+              c.totalRecipients || c.status !== 'SCHEDULED'
+                ? t('detail.sentOf', { sent: numberWords(c.sentCount), total: numberWords(c.totalRecipients) })
+                : t('detail.audienceLater'),
+              c.status === 'PAUSED' ? t('detail.paused') : '',
+              c.status === 'CANCELLED' ? t('detail.cancelled') : '',
+              c.status === 'SENT' && c.sentAt ? t('detail.finished', { when: momentWords(c.sentAt) }) : '',
+            ]
+              .filter(Boolean)
+              .join(' · ')}
           </Text>
         </Stack>
       </Paper>

@@ -11,7 +11,8 @@ import { ContentChecks } from '../components/emailEditor/ContentChecks';
 import { CampaignContent } from '../components/emailEditor/CampaignContent';
 import { conditionErrors, newTree } from '../components/FilterBuilder';
 import { AudienceFields } from '../components/campaigns/AudienceFields';
-import { SenderFields, TemplatePicker, AbTestFields, SendTest, ScheduleFields, whenText } from '../components/campaigns/ComposerFields';
+import { SenderFields, TemplatePicker, AbTestFields, SendTest, ScheduleFields, goesText } from '../components/campaigns/ComposerFields';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The composer: a new campaign (`/campaigns/new`) or a DRAFT. Saving creates or replaces it (POST or
@@ -19,6 +20,7 @@ import { SenderFields, TemplatePicker, AbTestFields, SendTest, ScheduleFields, w
  * first, naming how many contacts the audience holds now (GET /campaigns/:id/audience).
  */
 export function CampaignEditor({ projectId, campaign }: { projectId: string; campaign: Campaign | null }) {
+  const { t } = useTranslation('campaigns');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign, newTree()));
@@ -29,7 +31,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const dirty = !campaign || JSON.stringify(bodyOf(draft)) !== saved;
 
   const save = useMutation({
-    meta: { success: 'Campaign saved' },
+    meta: { success: t('editor.saved') },
     mutationFn: async (): Promise<Campaign> => {
       const body = bodyOf(draft);
       if (campaign && JSON.stringify(body) === saved) return campaign;
@@ -80,14 +82,14 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
       <Group justify="space-between" align="flex-end">
         <div>
           <Anchor component={Link} to={`/p/${projectId}/campaigns`} size="sm">
-            ← Campaigns
+            {t('back')}
           </Anchor>
           <Title order={1} size="h2">
-            {campaign ? campaign.name : 'New campaign'}
+            {campaign ? campaign.name : t('editor.new')}
           </Title>
           {campaign ? (
             <Text size="sm" c="dimmed">
-              Draft{dirty ? ' · unsaved changes' : ''}
+              {dirty ? t('editor.draftUnsaved') : t('editor.draft')}
             </Text>
           ) : null}
         </div>
@@ -100,20 +102,20 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
-                    Message
+                    {t('editor.message')}
                   </Title>
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                     <TextInput
-                      label="Name"
-                      description="Internal, never sent"
+                      label={t('editor.name')}
+                      description={t('internalName')}
                       required
                       value={draft.name}
                       onChange={(e) => set({ name: e.currentTarget.value })}
                       error={errorOf('name')}
                     />
                     <Select
-                      label="Type"
-                      data={TEMPLATE_TYPES.map((t) => ({ value: t, label: t.charAt(0) + t.slice(1).toLowerCase() }))}
+                      label={t('editor.type')}
+                      data={TEMPLATE_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
                       value={draft.type}
                       onChange={(v) => v && set({ type: v as CampaignDraft['type'] })}
                       allowDeselect={false}
@@ -123,13 +125,13 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   <SenderFields projectId={projectId} draft={draft} set={set} error={errorOf('from')} />
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                     <TextInput
-                      label="From name"
+                      label={t('editor.fromName')}
                       value={draft.fromName}
                       onChange={(e) => set({ fromName: e.currentTarget.value })}
                       error={errorOf('fromName')}
                     />
                     <TextInput
-                      label="Reply-to"
+                      label={t('editor.replyTo')}
                       type="email"
                       value={draft.replyTo}
                       onChange={(e) => set({ replyTo: e.currentTarget.value })}
@@ -138,21 +140,21 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   </SimpleGrid>
                   <TemplatePicker
                     projectId={projectId}
-                    onPick={(t) => {
-                      const [fromLocal, fromDomain] = splitAddress(t.from);
+                    onPick={(tpl) => {
+                      const [fromLocal, fromDomain] = splitAddress(tpl.from);
                       set({
-                        subject: t.subject,
-                        body: t.body,
-                        text: t.text ?? '',
+                        subject: tpl.subject,
+                        body: tpl.body,
+                        text: tpl.text ?? '',
                         fromLocal,
                         fromDomain,
-                        fromName: t.fromName ?? '',
-                        replyTo: t.replyTo ?? '',
+                        fromName: tpl.fromName ?? '',
+                        replyTo: tpl.replyTo ?? '',
                       });
                     }}
                   />
                   <TextInput
-                    label="Subject"
+                    label={t('editor.subject')}
                     required
                     value={draft.subject}
                     onChange={(e) => set({ subject: e.currentTarget.value })}
@@ -161,8 +163,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                   <AbTestFields draft={draft} set={set} errors={save.error} />
                   <CampaignContent projectId={projectId} draft={draft} set={set} errorOf={errorOf} />
                   <Textarea
-                    label="Plain text"
-                    description="Optional: the text/plain part's own Liquid source; left empty, it is generated from the HTML"
+                    label={t('editor.plainText')}
+                    description={t('editor.plainTextHint')}
                     value={draft.text}
                     onChange={(e) => set({ text: e.currentTarget.value })}
                     error={errorOf('text')}
@@ -177,12 +179,12 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
-                    Audience
+                    {t('editor.audience')}
                   </Title>
                   <AudienceFields projectId={projectId} draft={draft} set={set} errors={save.error} />
                   {treeProblem ? (
                     <Alert color="red" role="alert" p="xs">
-                      The audience filter is refused; see the marked filters.
+                      {t('editor.filterRefused')}
                     </Alert>
                   ) : null}
                 </Stack>
@@ -199,11 +201,11 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
-                    Delivery
+                    {t('editor.delivery')}
                   </Title>
                   <NumberInput
-                    label="Send rate (emails per minute)"
-                    description="Optional: paces the hand-over, e.g. while a new domain warms up; empty: as fast as the project's send rate allows"
+                    label={t('editor.sendRate')}
+                    description={t('editor.sendRateHint')}
                     min={1}
                     allowDecimal={false}
                     value={draft.sendRate}
@@ -211,8 +213,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                     error={errorOf('sendRatePerMinute')}
                   />
                   <Switch
-                    label="Archive"
-                    description="Show in the public archive"
+                    label={t('editor.archive')}
+                    description={t('editor.archiveHint')}
                     checked={draft.archive}
                     onChange={(e) => set({ archive: e.currentTarget.checked })}
                   />
@@ -221,7 +223,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                       <ScheduleFields schedule={schedule} setSchedule={setSchedule} />
                       <Group>
                         <Button onClick={() => prepare.mutate({ kind: 'now' })} loading={prepare.isPending && prepare.variables?.kind === 'now'}>
-                          Send now
+                          {t('editor.sendNow')}
                         </Button>
                         <Button
                           variant="light"
@@ -229,34 +231,34 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
                           onClick={() => prepare.mutate(schedule)}
                           loading={prepare.isPending && prepare.variables?.kind !== 'now'}
                         >
-                          Schedule
+                          {t('editor.schedule')}
                         </Button>
                       </Group>
-                      {prepare.error && !save.error ? <ErrorState error={prepare.error} title="Not sent" /> : null}
+                      {prepare.error && !save.error ? <ErrorState error={prepare.error} title={t('editor.notSent')} /> : null}
                     </>
                   ) : (
                     <Text size="sm" c="dimmed">
-                      Save the draft to test-send, send or schedule it.
+                      {t('editor.saveFirst')}
                     </Text>
                   )}
                 </Stack>
               </Paper>
             </Stack>
           </SimpleGrid>
-          {otherSaveError ? <ErrorState error={save.error} title="Not saved" /> : null}
+          {otherSaveError ? <ErrorState error={save.error} title={t('editor.notSaved')} /> : null}
           {hasFieldErrors(save.error) ? (
             <Text size="sm" c="red" role="alert">
-              Not saved: see the marked fields.
+              {t('editor.notSavedFields')}
             </Text>
           ) : null}
           <Group justify="flex-end">
             {save.isSuccess && campaign && !dirty ? (
               <Text size="sm" c="green" role="status">
-                Saved.
+                {t('editor.savedNote')}
               </Text>
             ) : null}
             <Button type="submit" loading={save.isPending} disabled={!dirty}>
-              {campaign ? 'Save' : 'Save draft'}
+              {campaign ? t('editor.save') : t('editor.saveDraft')}
             </Button>
           </Group>
         </Stack>
@@ -264,18 +266,16 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
       <Modal
         opened={!!confirming}
         onClose={() => setConfirming(null)}
-        title={confirming?.schedule.kind === 'now' ? 'Send this campaign?' : 'Schedule this campaign?'}
+        title={confirming?.schedule.kind === 'now' ? t('editor.confirmSend') : t('editor.confirmSchedule')}
       >
         {confirming ? (
           <Stack>
             <Text data-testid="send-confirmation">
-              {confirming.count
-                ? `${draft.name} goes to ${contactsText(confirming.count)} ${whenText(confirming.schedule)}.`
-                : `${draft.name}'s audience holds no contact now: nothing would be sent.`}
+              {confirming.count ? goesText(t, draft.name, contactsText(confirming.count), confirming.schedule) : t('editor.nobody', { name: draft.name })}
             </Text>
             {confirming.schedule.kind !== 'now' ? (
               <Text size="sm" c="dimmed">
-                Counted now; the audience is taken again when sending starts.
+                {t('editor.countedNow')}
               </Text>
             ) : null}
             <ContentChecks
@@ -286,13 +286,15 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
               text={draft.text || null}
               type={draft.type}
             />
-            {send.error ? <ErrorState error={send.error} title="Not sent" /> : null}
+            {send.error ? <ErrorState error={send.error} title={t('editor.notSent')} /> : null}
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setConfirming(null)}>
-                Cancel
+                {t('editor.cancel')}
               </Button>
               <Button onClick={() => send.mutate(confirming.schedule)} loading={send.isPending}>
-                {confirming.schedule.kind === 'now' ? `Send to ${contactsText(confirming.count)}` : `Schedule for ${contactsText(confirming.count)}`}
+                {confirming.schedule.kind === 'now'
+                  ? t('editor.sendTo', { contacts: contactsText(confirming.count) })
+                  : t('editor.scheduleFor', { contacts: contactsText(confirming.count) })}
               </Button>
             </Group>
           </Stack>

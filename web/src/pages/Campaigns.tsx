@@ -5,16 +5,18 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useCurrentProject } from '../api/project';
-import { ACTIVE, CAMPAIGN_STATUSES, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
+import { ACTIVE, CAMPAIGN_STATUSES, isOne, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 import { scheduleText, type RssSchedule } from '../api/rssCampaigns';
 import { momentWords, numberWords } from '../api/dates';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 const PAGE_SIZE = 20;
-const label = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
 
 /** GET /campaigns: page-paginated, one tab per status (PAUSED included), searched on name, subject and sender. */
 export default function Campaigns() {
+  const { t } = useTranslation('campaigns');
   const { projectId } = useCurrentProject();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
@@ -29,49 +31,65 @@ export default function Campaigns() {
     queryFn: () =>
       unwrap(
         api.GET('/campaigns', {
-          params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, status: status === 'all' ? undefined : (status as CampaignStatus), sort: 'createdAt', dir: 'desc' } },
+          params: {
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              search: debounced || undefined,
+              status: status === 'all' ? undefined : (status as CampaignStatus),
+              sort: 'createdAt',
+              dir: 'desc',
+            },
+          },
         }),
       ),
   });
   const filtered = !!debounced || status !== 'all';
   return (
     <ListPage
-      title="Campaigns"
+      title={t('list.title')}
       action={
         <Group gap="xs">
           <Button component={Link} to={`/p/${projectId}/campaigns/new?kind=rss`} variant="default">
-            New RSS campaign
+            {t('list.newRss')}
           </Button>
           <Button component={Link} to={`/p/${projectId}/campaigns/new`}>
-            New campaign
+            {t('list.new')}
           </Button>
         </Group>
       }
     >
-      <Tabs value={status} onChange={(v) => setStatus(v ?? 'all')} aria-label="Status">
+      <Tabs value={status} onChange={(v) => setStatus(v ?? 'all')} aria-label={t('list.statusTabs')}>
         <Tabs.List>
-          <Tabs.Tab value="all">All</Tabs.Tab>
+          <Tabs.Tab value="all">{t('list.all')}</Tabs.Tab>
           {CAMPAIGN_STATUSES.map((s) => (
             <Tabs.Tab key={s} value={s}>
-              {label(s)}
+              {t(`status.${s}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
       </Tabs>
-      <TextInput label="Search" placeholder="Name, subject or sender" type="search" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={300} />
+      <TextInput
+        label={t('list.search')}
+        placeholder={t('list.searchPlaceholder')}
+        type="search"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        w={300}
+      />
       <ListTable
         query={list}
-        label="Campaigns"
+        label={t('list.title')}
         highlightOnHover
         miw={760}
         head={
           <>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Progress</Table.Th>
-            <Table.Th ta="right">Opened</Table.Th>
-            <Table.Th ta="right">Clicked</Table.Th>
-            <Table.Th>When</Table.Th>
+            <Table.Th>{t('list.name')}</Table.Th>
+            <Table.Th>{t('list.statusColumn')}</Table.Th>
+            <Table.Th>{t('list.progress')}</Table.Th>
+            <Table.Th ta="right">{t('list.opened')}</Table.Th>
+            <Table.Th ta="right">{t('list.clicked')}</Table.Th>
+            <Table.Th>{t('list.when')}</Table.Th>
           </>
         }
         row={(c) => (
@@ -86,20 +104,20 @@ export default function Campaigns() {
             </Table.Td>
             <Table.Td>
               <Badge variant="light" color={STATUS_COLOR[c.status]}>
-                {c.status}
+                {t(`status.${c.status}`)}
               </Badge>
               {c.kind === 'RSS' ? (
                 <Badge variant="outline" color="gray" ml={4}>
-                  RSS
+                  {t('rssBadge')}
                 </Badge>
               ) : null}
             </Table.Td>
             <Table.Td miw={150}>
               {c.totalRecipients ? (
                 <>
-                  <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={`${c.name}: sent`} />
+                  <Progress value={(100 * c.sentCount) / c.totalRecipients} size="sm" aria-label={t('list.sentBar', { name: c.name })} />
                   <Text size="xs" c="dimmed">
-                    {numberWords(c.sentCount)} of {numberWords(c.totalRecipients)} sent
+                    {t('list.sentOf', { sent: numberWords(c.sentCount), total: numberWords(c.totalRecipients) })}
                   </Text>
                 </>
               ) : (
@@ -111,24 +129,30 @@ export default function Campaigns() {
             <Table.Td ta="right">{numberWords(c.openedCount)}</Table.Td>
             <Table.Td ta="right">{numberWords(c.clickedCount)}</Table.Td>
             <Table.Td>
-              <Text size="sm">{whenOf(c)}</Text>
+              <Text size="sm">{whenOf(c, t)}</Text>
             </Table.Td>
           </Table.Tr>
         )}
-        empty={filtered ? 'No campaign matches.' : 'No campaigns yet: write one, pick its audience and send it now or later.'}
-        footer={(d) => <CountAndPages count={
-              <>
-                {d.total} campaign{d.total === 1 ? '' : 's'}
-              </>
-            } page={page} totalPages={d.totalPages} onPage={setPage} />}
+        empty={filtered ? t('list.noMatch') : t('list.empty')}
+        footer={(d) => (
+          <CountAndPages
+            count={t(isOne(d.total) ? 'count.campaignOne' : 'count.campaignOther', { n: numberWords(d.total) })}
+            page={page}
+            totalPages={d.totalPages}
+            onPage={setPage}
+          />
+        )}
       />
     </ListPage>
   );
 }
 
-function whenOf(c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string; schedule?: RssSchedule }) {
+function whenOf(
+  c: { status: CampaignStatus; scheduledFor: string | null; sentAt: string | null; createdAt: string; schedule?: RssSchedule },
+  t: TFunction<'campaigns'>,
+) {
   if (c.schedule) return scheduleText(c.schedule);
-  if (c.status === 'SCHEDULED' && c.scheduledFor) return `Scheduled for ${momentWords(c.scheduledFor)}`;
-  if (c.sentAt) return `Sent ${momentWords(c.sentAt)}`;
-  return `Created ${momentWords(c.createdAt)}`;
+  if (c.status === 'SCHEDULED' && c.scheduledFor) return t('list.scheduledFor', { when: momentWords(c.scheduledFor) });
+  if (c.sentAt) return t('list.sentAt', { when: momentWords(c.sentAt) });
+  return t('list.createdAt', { when: momentWords(c.createdAt) });
 }

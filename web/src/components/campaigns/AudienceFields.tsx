@@ -5,6 +5,7 @@ import { api, fieldError, unwrap } from '../../api/client';
 import type { CampaignDraft } from '../../api/campaigns';
 import { conditionErrors, FilterBuilder } from '../FilterBuilder';
 import { numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** What the audience picker edits: the composer's and the RSS campaign form's drafts both hold it. */
 export type AudienceDraft = Pick<CampaignDraft, 'audienceType' | 'segmentId' | 'condition' | 'type'>;
@@ -21,6 +22,7 @@ export function AudienceFields({
   set: (p: Partial<AudienceDraft>) => void;
   errors: unknown;
 }) {
+  const { t } = useTranslation('campaigns');
   const segments = useQuery({
     queryKey: ['segments', projectId],
     enabled: draft.audienceType === 'SEGMENT',
@@ -29,18 +31,18 @@ export function AudienceFields({
   const treeErrors = useMemo(() => conditionErrors(errors, 'audienceCondition'), [errors]);
   return (
     <Stack gap="sm">
-      <Radio.Group label="Audience" value={draft.audienceType} onChange={(v) => set({ audienceType: v as CampaignDraft['audienceType'] })}>
+      <Radio.Group label={t('audienceFields.label')} value={draft.audienceType} onChange={(v) => set({ audienceType: v as CampaignDraft['audienceType'] })}>
         <Group mt={4}>
-          <Radio value="ALL" label="All contacts" />
-          <Radio value="SEGMENT" label="A segment" />
-          <Radio value="FILTERED" label="A filter" />
+          <Radio value="ALL" label={t('audience.ALL')} />
+          <Radio value="SEGMENT" label={t('audience.SEGMENT')} />
+          <Radio value="FILTERED" label={t('audience.FILTERED')} />
         </Group>
       </Radio.Group>
       {draft.audienceType === 'SEGMENT' ? (
         <Select
-          label="Segment"
+          label={t('audienceFields.segment')}
           required
-          placeholder={segments.isPending ? 'Loading…' : 'Pick a segment'}
+          placeholder={segments.isPending ? t('loading') : t('audienceFields.pickSegment')}
           data={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${numberWords(s.memberCount)})` }))}
           value={draft.segmentId}
           onChange={(v) => set({ segmentId: v })}
@@ -53,9 +55,7 @@ export function AudienceFields({
         <FilterBuilder projectId={projectId} value={draft.condition} onChange={(condition) => set({ condition })} errors={treeErrors} />
       ) : null}
       <Text size="xs" c="dimmed">
-        {draft.type === 'MARKETING'
-          ? 'Marketing mail goes only to subscribed contacts.'
-          : 'Transactional mail goes to every contact of the audience, subscribed or not.'}
+        {draft.type === 'MARKETING' ? t('audienceFields.marketing') : t('audienceFields.transactional')}
       </Text>
     </Stack>
   );

@@ -3,27 +3,30 @@ import { Box, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core
 import { useQuery } from '@tanstack/react-query';
 import { previewEmail } from '../../api/emailEditor';
 import { annotateLinks, type LinkCounts } from '../../api/clickMap';
-import type { Campaign } from '../../api/campaigns';
 import { ErrorState, Loading } from '../States';
+import { isOne, type Campaign } from '../../api/campaigns';
+import { numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** The links' table: the same numbers as the click map, for screen readers and for reading. */
 function LinksTable({ links }: { links: LinkCounts[] }) {
+  const { t } = useTranslation('campaigns');
   return (
     <ScrollArea>
-      <Table aria-label="Links" miw={520}>
+      <Table aria-label={t('clickMap.links')} miw={520}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Link</Table.Th>
-            <Table.Th ta="right">Clicks</Table.Th>
-            <Table.Th ta="right">People</Table.Th>
+            <Table.Th>{t('clickMap.link')}</Table.Th>
+            <Table.Th ta="right">{t('clickMap.clicks')}</Table.Th>
+            <Table.Th ta="right">{t('clickMap.people')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {links.map((l) => (
             <Table.Tr key={l.url}>
               <Table.Td style={{ wordBreak: 'break-all' }}>{l.url}</Table.Td>
-              <Table.Td ta="right">{l.clicks.toLocaleString()}</Table.Td>
-              <Table.Td ta="right">{l.uniqueClicks.toLocaleString()}</Table.Td>
+              <Table.Td ta="right">{numberWords(l.clicks)}</Table.Td>
+              <Table.Td ta="right">{numberWords(l.uniqueClicks)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -48,22 +51,29 @@ export function ClickMap({ projectId, campaign, links, error }: { projectId: str
           : { subject: campaign.subject, editor: 'html', body: campaign.body, text: campaign.text, data: {} },
       ),
   });
-  const html = useMemo(() => (preview.data && links ? annotateLinks(preview.data.html, links) : null), [preview.data, links]);
+  const { t } = useTranslation('campaigns');
+  const html = useMemo(() => {
+    if (!preview.data || !links) return null;
+    const clicks = (n: number) => t(isOne(n) ? 'clickMap.clickOne' : 'clickMap.clickOther', { n: numberWords(n) });
+    const people = (n: number) => t(isOne(n) ? 'clickMap.personOne' : 'clickMap.personOther', { n: numberWords(n) });
+    return annotateLinks(preview.data.html, links, (l) => (l ? `${clicks(l.clicks)} · ${people(l.uniqueClicks)}` : clicks(0)));
+    // `t` changes with the language: the badges are redrawn in the new one.
+  }, [preview.data, links, t]);
   return (
-    <Paper withBorder p="md" role="region" aria-label="Click map">
+    <Paper withBorder p="md" role="region" aria-label={t('clickMap.title')}>
       <Stack gap="sm">
         <Title order={2} size="h4">
-          Click map
+          {t('clickMap.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          Each link of the email with its clicks and the people who clicked it (machines' clicks are not counted).
+          {t('clickMap.intro')}
         </Text>
-        {error ? <ErrorState error={error} title="Links not loaded" /> : null}
-        {preview.error ? <ErrorState error={preview.error} title="The email did not render" /> : null}
+        {error ? <ErrorState error={error} title={t('clickMap.linksNotLoaded')} /> : null}
+        {preview.error ? <ErrorState error={preview.error} title={t('clickMap.notRendered')} /> : null}
         {html ? (
           <Box
             component="iframe"
-            title="Click map"
+            title={t('clickMap.title')}
             sandbox=""
             srcDoc={html}
             referrerPolicy="no-referrer"
@@ -72,13 +82,13 @@ export function ClickMap({ projectId, campaign, links, error }: { projectId: str
             style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: 'white' }}
           />
         ) : preview.isPending || !links ? (
-          <Loading label="Rendering…" />
+          <Loading label={t('clickMap.rendering')} />
         ) : null}
         {links?.length ? (
           <LinksTable links={links} />
         ) : links ? (
           <Text size="sm" c="dimmed">
-            No link clicked yet (people's clicks on tracked links show here).
+            {t('clickMap.noClicks')}
           </Text>
         ) : null}
       </Stack>

@@ -8,6 +8,8 @@ import { DURATION_UNITS, type Campaign, type CampaignDraft, type DurationUnit, t
 import { ErrorState } from '../States';
 import { browserZone } from '../../api/dates';
 import { SendTestButton } from '../SendTestButton';
+import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 
 export const zones = () => {
   try {
@@ -29,6 +31,7 @@ export function SenderFields({
   set: (p: Partial<CampaignDraft>) => void;
   error?: string;
 }) {
+  const { t } = useTranslation('campaigns');
   const config = useAppConfig();
   const domains = useQuery({
     queryKey: ['domains', projectId],
@@ -41,10 +44,10 @@ export function SenderFields({
     <Stack gap={4}>
       <Group gap="xs" align="flex-start" wrap="nowrap">
         <TextInput
-          label="From"
-          description="The part before the @"
+          label={t('sender.from')}
+          description={t('sender.fromHint')}
           required
-          placeholder="news"
+          placeholder={t('sender.fromPlaceholder')}
           value={draft.fromLocal}
           onChange={(e) => set({ fromLocal: e.currentTarget.value })}
           error={error}
@@ -52,20 +55,20 @@ export function SenderFields({
         />
         {waived && !verified.length ? (
           <TextInput
-            label="Domain"
-            description="Any domain, with the development inbox"
+            label={t('sender.domain')}
+            description={t('sender.anyDomain')}
             required
-            placeholder="example.com"
+            placeholder={t('sender.domainPlaceholder')}
             value={draft.fromDomain}
             onChange={(e) => set({ fromDomain: e.currentTarget.value })}
             style={{ flex: 1 }}
           />
         ) : (
           <Select
-            label="Domain"
-            description="The project's verified domains"
+            label={t('sender.domain')}
+            description={t('sender.verifiedDomains')}
             required
-            placeholder={domains.isPending ? 'Loading…' : 'Pick a domain'}
+            placeholder={domains.isPending ? t('loading') : t('sender.pickDomain')}
             data={data}
             value={draft.fromDomain || null}
             onChange={(v) => set({ fromDomain: v ?? '' })}
@@ -76,14 +79,10 @@ export function SenderFields({
       </Group>
       {!domains.isPending && !verified.length && !waived ? (
         <Text size="sm" c="orange">
-          No verified domain yet:{' '}
-          <Anchor component={Link} to={`/p/${projectId}/domains`}>
-            add and verify one
-          </Anchor>{' '}
-          to send from it.
+          <Trans t={t} i18nKey="sender.noDomain" components={{ domains: <Anchor component={Link} to={`/p/${projectId}/domains`} /> }} />
         </Text>
       ) : null}
-      {domains.error ? <ErrorState error={domains.error} title="Domains not loaded" /> : null}
+      {domains.error ? <ErrorState error={domains.error} title={t('sender.domainsNotLoaded')} /> : null}
     </Stack>
   );
 }
@@ -96,6 +95,7 @@ export function TemplatePicker({
   projectId: string;
   onPick: (t: { subject: string; body: string; text: string | null; from: string; fromName: string | null; replyTo: string | null }) => void;
 }) {
+  const { t } = useTranslation('campaigns');
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
@@ -106,10 +106,10 @@ export function TemplatePicker({
   return (
     <>
       <Select
-        label="Start from a template"
-        description="Copies its subject, body and sender into this campaign; later edits to the template do not change it"
-        placeholder={templates.isPending ? 'Loading…' : templates.data?.data.length ? 'Pick a template' : 'No templates yet'}
-        data={(templates.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
+        label={t('templatePicker.label')}
+        description={t('templatePicker.description')}
+        placeholder={templates.isPending ? t('loading') : templates.data?.data.length ? t('pickTemplate') : t('noTemplates')}
+        data={(templates.data?.data ?? []).map((tpl) => ({ value: tpl.id, label: tpl.name }))}
         value={picked}
         searchable
         disabled={loading}
@@ -127,26 +127,27 @@ export function TemplatePicker({
           }
         }}
       />
-      {problem ? <ErrorState error={problem} title="Template not loaded" /> : null}
+      {problem ? <ErrorState error={problem} title={t('templatePicker.notLoaded')} /> : null}
     </>
   );
 }
 
 export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set: (p: Partial<CampaignDraft>) => void; errors: unknown }) {
+  const { t } = useTranslation('campaigns');
   const ab = draft.ab;
   const setAb = (p: Partial<CampaignDraft['ab']>) => set({ ab: { ...ab, ...p } });
   return (
     <Stack gap="xs">
-      <Switch label="A/B test the subject" checked={ab.on} onChange={(e) => setAb({ on: e.currentTarget.checked })} />
+      <Switch label={t('abTest.toggle')} checked={ab.on} onChange={(e) => setAb({ on: e.currentTarget.checked })} />
       {ab.on ? (
         <>
           <Text size="sm" c="dimmed">
-            A test group is split evenly across the subjects (the one above is A); after the wait, the subject with the best rate goes to everyone else.
+            {t('abTest.intro')}
           </Text>
           {ab.subjects.map((s, i) => (
             <Group key={i} gap="xs" align="flex-end" wrap="nowrap">
               <TextInput
-                label={`Subject ${String.fromCharCode(66 + i)}`}
+                label={t('abTest.subject', { letter: String.fromCharCode(66 + i) })}
                 value={s}
                 onChange={(e) => {
                   const value = e.currentTarget.value;
@@ -160,9 +161,9 @@ export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set
                   variant="subtle"
                   color="red"
                   onClick={() => setAb({ subjects: ab.subjects.filter((_, j) => j !== i) })}
-                  aria-label={`Remove subject ${String.fromCharCode(66 + i)}`}
+                  aria-label={t('abTest.removeSubject', { letter: String.fromCharCode(66 + i) })}
                 >
-                  Remove
+                  {t('abTest.remove')}
                 </Button>
               ) : null}
             </Group>
@@ -170,7 +171,7 @@ export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set
           {ab.subjects.length < 4 ? (
             <Group>
               <Button size="xs" variant="light" onClick={() => setAb({ subjects: [...ab.subjects, ''] })}>
-                Add subject
+                {t('abTest.addSubject')}
               </Button>
             </Group>
           ) : null}
@@ -181,7 +182,7 @@ export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 4 }} spacing="xs">
             <NumberInput
-              label="Test group (%)"
+              label={t('abTest.testGroup')}
               min={1}
               max={50}
               value={ab.testPercent}
@@ -189,18 +190,24 @@ export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set
               error={fieldError(errors, 'abTest.testPercent')}
             />
             <NumberInput
-              label="Winner after"
+              label={t('abTest.winnerAfter')}
               min={1}
               value={ab.amount}
               onChange={(v) => setAb({ amount: String(v) })}
               error={fieldError(errors, 'abTest.winnerAfter.amount') ?? fieldError(errors, 'abTest.winnerAfter')}
             />
-            <Select label="Unit" data={DURATION_UNITS} value={ab.unit} onChange={(v) => v && setAb({ unit: v as DurationUnit })} allowDeselect={false} />
             <Select
-              label="Winning metric"
+              label={t('abTest.unit')}
+              data={DURATION_UNITS.map((u) => ({ value: u, label: t(`abTest.units.${u}`) }))}
+              value={ab.unit}
+              onChange={(v) => v && setAb({ unit: v as DurationUnit })}
+              allowDeselect={false}
+            />
+            <Select
+              label={t('abTest.metric')}
               data={[
-                { value: 'opens', label: 'Open rate' },
-                { value: 'clicks', label: 'Click rate' },
+                { value: 'opens', label: t('abTest.opens') },
+                { value: 'clicks', label: t('abTest.clicks') },
               ]}
               value={ab.metric}
               onChange={(v) => v && setAb({ metric: v as CampaignDraft['ab']['metric'] })}
@@ -215,13 +222,12 @@ export function AbTestFields({ draft, set, errors }: { draft: CampaignDraft; set
 
 /** "Send test": POST /campaigns/:id/test of the saved campaign to one address ("[Test] " before the subject; counters do not move). */
 export function SendTest({ save, disabled }: { save: () => Promise<Campaign>; disabled: boolean }) {
+  const { t } = useTranslation('campaigns');
   return (
     <SendTestButton
       disabled={disabled}
       prefillMine={false}
-      intro={
-        'Saves your changes, then sends one email of this campaign with "[Test]" before its subject. A contact\'s address renders with its fields. The campaign\'s numbers do not move.'
-      }
+      intro={t('sendTest.campaignIntro')}
       toField="email"
       doneText={(_to, answer) => `${(answer as { message: string }).message}.`}
       send={async (to) => {
@@ -233,25 +239,26 @@ export function SendTest({ save, disabled }: { save: () => Promise<Campaign>; di
 }
 
 export function ScheduleFields({ schedule, setSchedule }: { schedule: Schedule; setSchedule: (s: Schedule) => void }) {
+  const { t } = useTranslation('campaigns');
   const zoneList = useMemo(zones, []);
   const local = schedule.kind === 'now' ? '' : schedule.local;
   return (
     <Stack gap="xs">
       <Radio.Group
-        label="When"
+        label={t('schedule.when')}
         value={schedule.kind}
         onChange={(k) => setSchedule(k === 'now' ? { kind: 'now' } : k === 'at' ? { kind: 'at', local, timeZone: browserZone() } : { kind: 'local', local })}
       >
         <Group mt={4}>
-          <Radio value="now" label="Now" />
-          <Radio value="at" label="At a date and time" />
-          <Radio value="local" label="At a local time per contact" />
+          <Radio value="now" label={t('schedule.now')} />
+          <Radio value="at" label={t('schedule.at')} />
+          <Radio value="local" label={t('schedule.local')} />
         </Group>
       </Radio.Group>
       {schedule.kind === 'at' ? (
         <Group gap="xs" align="flex-start">
           <TextInput
-            label="Date and time"
+            label={t('schedule.dateTime')}
             type="datetime-local"
             required
             value={schedule.local}
@@ -259,7 +266,7 @@ export function ScheduleFields({ schedule, setSchedule }: { schedule: Schedule; 
             w={230}
           />
           <Select
-            label="Time zone"
+            label={t('schedule.timeZone')}
             data={zoneList}
             searchable
             value={schedule.timeZone}
@@ -271,8 +278,8 @@ export function ScheduleFields({ schedule, setSchedule }: { schedule: Schedule; 
       ) : null}
       {schedule.kind === 'local' ? (
         <TextInput
-          label="Local date and time"
-          description="Each contact gets it at this time on their own clock (their data.timezone, else the project's time zone); those whose moment has passed get it at once"
+          label={t('schedule.localDateTime')}
+          description={t('schedule.localHint')}
           type="datetime-local"
           required
           value={schedule.local}
@@ -284,8 +291,10 @@ export function ScheduleFields({ schedule, setSchedule }: { schedule: Schedule; 
   );
 }
 
-export function whenText(s: Schedule) {
-  if (s.kind === 'now') return 'now';
-  if (s.kind === 'local') return `at ${s.local.replace('T', ' ')} in each contact's time zone`;
-  return `at ${s.local.replace('T', ' ')} (${s.timeZone})`;
+/** The send confirmation's sentence: "Spring sale goes to 3 contacts at 2030-01-15 09:30 (Asia/Tokyo)." */
+export function goesText(t: TFunction<'campaigns'>, name: string, contacts: string, s: Schedule): string {
+  if (s.kind === 'now') return t('editor.goesNow', { name, contacts });
+  const local = s.local.replace('T', ' ');
+  if (s.kind === 'local') return t('editor.goesLocal', { name, contacts, local });
+  return t('editor.goesAt', { name, contacts, local, zone: s.timeZone });
 }

@@ -8,6 +8,7 @@ import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
 import { CampaignHeading } from './CampaignHeading';
 import { momentWords, numberWords } from '../../api/dates';
+import { useTranslation } from 'react-i18next';
 
 /** After "Send now", the runs refresh quickly for two minutes (the run and its email take seconds), then slowly. */
 const FAST_FOR_MS = 120_000;
@@ -16,6 +17,7 @@ type Action = 'activate' | 'run' | 'pause' | 'resume' | 'cancel';
 
 /** "Activate", "Send now", "Pause", "Resume" and "Cancel campaign" as the status allows, and "Duplicate"; a refusal (409) shows the API's message. */
 function RssControls({ projectId, campaign, onRun }: { projectId: string; campaign: Campaign; onRun: () => void }) {
+  const { t } = useTranslation('campaigns');
   const qc = useQueryClient();
   const [cancelling, setCancelling] = useState(false);
   const path = { params: { path: { id: campaign.id } } };
@@ -28,7 +30,13 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
   const action = useMutation({
     meta: {
       success: (_d, what) =>
-        ({ activate: 'RSS campaign activated', run: 'Checking the feed now', pause: 'RSS campaign paused', resume: 'RSS campaign resumed', cancel: 'RSS campaign cancelled' })[String(what)] ?? 'Done',
+        ({
+          activate: t('rss.activated'),
+          run: t('rss.checking'),
+          pause: t('rss.paused'),
+          resume: t('rss.resumed'),
+          cancel: t('rss.cancelled'),
+        })[String(what)] ?? t('controls.done'),
     },
     mutationFn: async (what: Action) => {
       if (what === 'activate') await unwrap(api.POST('/campaigns/{id}/send', { ...path, body: {} }));
@@ -46,7 +54,7 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
   });
   const navigate = useNavigate();
   const duplicate = useMutation({
-    meta: { success: 'Campaign duplicated' },
+    meta: { success: t('controls.duplicated') },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
       await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
@@ -60,50 +68,50 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
       <Group gap="xs">
         {s === 'DRAFT' ? (
           <Button onClick={() => action.mutate('activate')} loading={busy('activate')}>
-            Activate
+            {t('rss.activate')}
           </Button>
         ) : null}
         {s !== 'CANCELLED' ? (
           <Button variant={s === 'DRAFT' ? 'default' : 'filled'} onClick={() => action.mutate('run')} loading={busy('run')}>
-            Send now
+            {t('rss.sendNow')}
           </Button>
         ) : null}
         {s === 'SCHEDULED' ? (
           <Button variant="default" onClick={() => action.mutate('pause')} loading={busy('pause')}>
-            Pause
+            {t('controls.pause')}
           </Button>
         ) : null}
         {s === 'PAUSED' ? (
           <Button variant="default" onClick={() => action.mutate('resume')} loading={busy('resume')}>
-            Resume
+            {t('controls.resume')}
           </Button>
         ) : null}
         {s === 'SCHEDULED' || s === 'PAUSED' ? (
           <Button color="red" variant="light" onClick={() => setCancelling(true)}>
-            Cancel campaign
+            {t('controls.cancel')}
           </Button>
         ) : null}
         <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
-          Duplicate
+          {t('controls.duplicate')}
         </Button>
       </Group>
-      {duplicate.error ? <ErrorState error={duplicate.error} title="Not duplicated" /> : null}
+      {duplicate.error ? <ErrorState error={duplicate.error} title={t('controls.notDuplicated')} /> : null}
       {action.isSuccess && action.variables === 'run' ? (
         <Text size="sm" c="green" role="status">
-          The RSS campaign runs now.
+          {t('rss.runsNow')}
         </Text>
       ) : null}
-      {action.error && !cancelling ? <ErrorState error={action.error} title="Refused" /> : null}
-      <Modal opened={cancelling} onClose={() => setCancelling(false)} title="Cancel this campaign?">
+      {action.error && !cancelling ? <ErrorState error={action.error} title={t('controls.refused')} /> : null}
+      <Modal opened={cancelling} onClose={() => setCancelling(false)} title={t('controls.cancelTitle')}>
         <Stack>
-          <Text>{campaign.name} stops reading its feed: no further run happens. Emails already sent stay sent. A cancelled campaign cannot be resumed.</Text>
-          {action.error ? <ErrorState error={action.error} title="Not cancelled" /> : null}
+          <Text>{t('rss.cancelText', { name: campaign.name })}</Text>
+          {action.error ? <ErrorState error={action.error} title={t('controls.notCancelled')} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setCancelling(false)}>
-              Keep it
+              {t('rss.keepIt')}
             </Button>
             <Button color="red" onClick={() => action.mutate('cancel')} loading={busy('cancel')}>
-              Cancel campaign
+              {t('controls.cancel')}
             </Button>
           </Group>
         </Stack>
@@ -114,6 +122,7 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
 
 /** GET /campaigns/:id/runs: when each run happened, what it found and how many emails it sent. */
 function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign: Campaign; fastUntil: number }) {
+  const { t } = useTranslation('campaigns');
   const runs = useQuery({
     queryKey: ['campaign-runs', projectId, campaign.id],
     refetchInterval: () => (Date.now() < fastUntil ? 2000 : campaign.status === 'CANCELLED' ? false : 30_000),
@@ -122,19 +131,19 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="xs">
-        Runs
+        {t('rss.runs')}
       </Title>
-      {runs.isPending ? <Loading label="Loading the runs…" /> : null}
-      {runs.error ? <ErrorState error={runs.error} title="Runs not loaded" /> : null}
+      {runs.isPending ? <Loading label={t('rss.loadingRuns')} /> : null}
+      {runs.error ? <ErrorState error={runs.error} title={t('rss.runsNotLoaded')} /> : null}
       {runs.data?.data.length ? (
         <ScrollArea>
-          <Table aria-label="Runs" miw={640}>
+          <Table aria-label={t('rss.runs')} miw={640}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th>Items</Table.Th>
-                <Table.Th ta="right">Emails sent</Table.Th>
+                <Table.Th>{t('rss.when')}</Table.Th>
+                <Table.Th>{t('rss.outcome')}</Table.Th>
+                <Table.Th>{t('rss.items')}</Table.Th>
+                <Table.Th ta="right">{t('rss.emailsSent')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -178,7 +187,7 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
         </ScrollArea>
       ) : runs.data ? (
         <Text size="sm" c="dimmed">
-          No run yet: the first happens at the scheduled time once the campaign is active, or now with "Send now".
+          {t('rss.noRun')}
         </Text>
       ) : null}
     </Paper>
@@ -187,18 +196,11 @@ function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign:
 
 /** An RSS campaign's page, in any status: its feed and schedule, its controls and its runs. */
 export function RssCampaignDetail({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
   const c = campaign;
   const [fastUntil, setFastUntil] = useState(0);
-  const state =
-    c.status === 'DRAFT'
-      ? 'Not active yet: "Activate" starts the schedule.'
-      : c.status === 'SCHEDULED'
-        ? 'Active: it runs on its schedule.'
-        : c.status === 'PAUSED'
-          ? 'Paused: no scheduled run until you resume ("Send now" still runs once).'
-          : c.status === 'CANCELLED'
-            ? 'Cancelled: it no longer runs.'
-            : '';
+  // An RSS campaign is never SENDING nor SENT itself (its runs send one-off campaigns).
+  const state = c.status === 'DRAFT' || c.status === 'SCHEDULED' || c.status === 'PAUSED' || c.status === 'CANCELLED' ? t(`rss.state.${c.status}`) : '';
   return (
     <Stack>
       <CampaignHeading
@@ -206,7 +208,7 @@ export function RssCampaignDetail({ projectId, campaign }: { projectId: string; 
         campaign={c}
         badges={
           <Badge variant="outline" color="gray">
-            RSS
+            {t('rssBadge')}
           </Badge>
         }
         summary={{ before: c.schedule ? `${scheduleText(c.schedule)} · ` : '' }}
@@ -215,7 +217,7 @@ export function RssCampaignDetail({ projectId, campaign }: { projectId: string; 
       <Paper withBorder p="md">
         <Stack gap={6}>
           <Title order={2} size="h4">
-            Feed
+            {t('rss.feed')}
           </Title>
           <Text style={{ wordBreak: 'break-all' }} data-testid="rss-feed-url">
             {c.feedUrl}

@@ -5,10 +5,14 @@ import { Link, useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import type { CampaignBody, CampaignDraft } from '../../api/campaigns';
 import { TEMPLATE_TYPES } from '../../api/templates';
-import { browserZone, newRssDraft, rssBodyOf, WEEKDAYS, zoneNames, type RssDraft } from '../../api/rssCampaigns';
+import { browserZone, newRssDraft, rssBodyOf, weekdayName, zoneNames, type RssDraft } from '../../api/rssCampaigns';
 import { ErrorState } from '../States';
 import { newTree } from '../FilterBuilder';
 import { AudienceFields } from './AudienceFields';
+import { useTranslation } from 'react-i18next';
+
+/** A list's weekday starts with a capital (French names are lower case in a sentence: "chaque lundi"). */
+const capitalised = (word: string) => word.charAt(0).toLocaleUpperCase() + word.slice(1);
 
 /**
  * `/campaigns/new?kind=rss`: an RSS campaign (docs/campaigns.md "RSS-to-email") is a feed, a
@@ -16,6 +20,7 @@ import { AudienceFields } from './AudienceFields';
  * DRAFT; its page then activates it, sends it now, pauses, resumes or cancels it.
  */
 export function RssCampaignEditor({ projectId }: { projectId: string }) {
+  const { t } = useTranslation('campaigns');
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<RssDraft>(() => newRssDraft(newTree(), browserZone()));
@@ -23,11 +28,10 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
   const zones = useMemo(zoneNames, []);
   const templates = useQuery({
     queryKey: ['templates', projectId, 'picker'],
-    queryFn: () =>
-      unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
+    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const create = useMutation({
-    meta: { success: 'RSS campaign created' },
+    meta: { success: t('rssEditor.created') },
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
     mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody }))).data,
     onSuccess: async (row) => {
@@ -46,13 +50,13 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
     <Stack>
       <div>
         <Anchor component={Link} to={`/p/${projectId}/campaigns`} size="sm">
-          ← Campaigns
+          {t('back')}
         </Anchor>
         <Title order={1} size="h2">
-          New RSS campaign
+          {t('rssEditor.title')}
         </Title>
         <Text size="sm" c="dimmed">
-          On its schedule it reads the feed; when items newer than the last send exist, it sends one email with them to the audience. Nothing new, nothing sent.
+          {t('rssEditor.intro')}
         </Text>
       </div>
       <form onSubmit={submit} noValidate>
@@ -61,51 +65,51 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
             <Paper withBorder p="md">
               <Stack gap="sm">
                 <Title order={2} size="h4">
-                  Feed
+                  {t('rssEditor.feed')}
                 </Title>
                 <TextInput
-                  label="Name"
-                  description="Internal, never sent"
+                  label={t('rssEditor.name')}
+                  description={t('internalName')}
                   required
                   value={draft.name}
                   onChange={(e) => set({ name: e.currentTarget.value })}
                   error={errorOf('name')}
                 />
                 <TextInput
-                  label="Feed URL"
-                  description="An RSS or Atom feed (http or https)"
+                  label={t('rssEditor.feedUrl')}
+                  description={t('rssEditor.feedUrlHint')}
                   required
                   type="url"
-                  placeholder="https://blog.example.com/feed.xml"
+                  placeholder={t('rssEditor.feedUrlPlaceholder')}
                   value={draft.feedUrl}
                   onChange={(e) => set({ feedUrl: e.currentTarget.value })}
                   error={errorOf('feedUrl')}
                 />
                 <Select
-                  label="Template"
-                  description={'Its subject, body and sender make each email; {% for item in items %} lists the new items'}
+                  label={t('rssEditor.template')}
+                  description={t('rssEditor.templateHint')}
                   required
-                  placeholder={templates.isPending ? 'Loading…' : templates.data?.data.length ? 'Pick a template' : 'No templates yet'}
-                  data={(templates.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
+                  placeholder={templates.isPending ? t('loading') : templates.data?.data.length ? t('pickTemplate') : t('noTemplates')}
+                  data={(templates.data?.data ?? []).map((tpl) => ({ value: tpl.id, label: tpl.name }))}
                   value={draft.template}
                   onChange={(v) => set({ template: v })}
                   error={errorOf('template') ?? errorOf('from')}
                   searchable
                   allowDeselect={false}
                 />
-                {templates.error ? <ErrorState error={templates.error} title="Templates not loaded" /> : null}
+                {templates.error ? <ErrorState error={templates.error} title={t('rssEditor.templatesNotLoaded')} /> : null}
                 <Select
-                  label="Type"
-                  data={TEMPLATE_TYPES.map((t) => ({ value: t, label: t.charAt(0) + t.slice(1).toLowerCase() }))}
+                  label={t('rssEditor.type')}
+                  data={TEMPLATE_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
                   value={draft.type}
                   onChange={(v) => v && set({ type: v as CampaignDraft['type'] })}
                   allowDeselect={false}
                   error={errorOf('type')}
                 />
                 <Switch
-                  label="Archive"
-                  aria-label="Archive"
-                  description="Show each email it sends in the public archive"
+                  label={t('rssEditor.archive')}
+                  aria-label={t('rssEditor.archive')}
+                  description={t('rssEditor.archiveHint')}
                   checked={draft.archive}
                   onChange={(e) => set({ archive: e.currentTarget.checked })}
                 />
@@ -115,22 +119,22 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
-                    Schedule
+                    {t('rssEditor.schedule')}
                   </Title>
                   <SegmentedControl
-                    aria-label="Frequency"
+                    aria-label={t('rssEditor.frequency')}
                     value={draft.frequency}
                     onChange={(v) => set({ frequency: v as RssDraft['frequency'] })}
                     data={[
-                      { value: 'daily', label: 'Daily' },
-                      { value: 'weekly', label: 'Weekly' },
+                      { value: 'daily', label: t('rssEditor.daily') },
+                      { value: 'weekly', label: t('rssEditor.weekly') },
                     ]}
                   />
                   <Group gap="xs" align="flex-start">
                     {draft.frequency === 'weekly' ? (
                       <Select
-                        label="Day"
-                        data={WEEKDAYS.map((d, i) => ({ value: String(i), label: d }))}
+                        label={t('rssEditor.day')}
+                        data={[0, 1, 2, 3, 4, 5, 6].map((i) => ({ value: String(i), label: capitalised(weekdayName(i)) }))}
                         value={String(draft.weekday)}
                         onChange={(v) => v && set({ weekday: Number(v) })}
                         allowDeselect={false}
@@ -139,7 +143,7 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                       />
                     ) : null}
                     <TextInput
-                      label="Time"
+                      label={t('rssEditor.time')}
                       type="time"
                       required
                       value={draft.time}
@@ -148,7 +152,7 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
                       w={130}
                     />
                     <Select
-                      label="Time zone"
+                      label={t('rssEditor.timeZone')}
                       // The browser's zone may be one the list leaves out (Chromium lists no "UTC").
                       data={zones.includes(draft.timezone) ? zones : [draft.timezone, ...zones]}
                       searchable
@@ -164,22 +168,22 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
-                    Audience
+                    {t('rssEditor.audience')}
                   </Title>
                   <AudienceFields projectId={projectId} draft={draft} set={set} errors={create.error} />
                 </Stack>
               </Paper>
             </Stack>
           </SimpleGrid>
-          {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title="Not created" /> : null}
+          {create.error && !hasFieldErrors(create.error) ? <ErrorState error={create.error} title={t('rssEditor.notCreated')} /> : null}
           {hasFieldErrors(create.error) ? (
             <Text size="sm" c="red" role="alert">
-              Not created: see the marked fields.
+              {t('rssEditor.notCreatedFields')}
             </Text>
           ) : null}
           <Group justify="flex-end">
             <Button type="submit" loading={create.isPending}>
-              Create RSS campaign
+              {t('rssEditor.create')}
             </Button>
           </Group>
         </Stack>
