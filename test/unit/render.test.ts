@@ -223,6 +223,22 @@ describe('render budget', () => {
     expect(renderer.spentMs).toBe(999 * 0.5 + RENDER_BUDGET_MS * 5);
   });
 
+  it("the batch budget counts the process's CPU time: renders slowed by waiting (a busy machine) do not spend it", async () => {
+    // Each render waits 30 ms without using the CPU (as when the machine runs other processes): ten of
+    // them are 300 ms of wall time against a 100 ms batch budget, and almost no CPU.
+    const blocked = new Int32Array(new SharedArrayBuffer(4));
+    const waiting = (name: string) => ({
+      get name() {
+        Atomics.wait(blocked, 0, 0, 30);
+        return name;
+      },
+    });
+    const renderer = batchRenderer({ batchBudgetMs: 100 });
+    for (let i = 0; i < 10; i++)
+      await expect(renderer.render({ subject: 'Hi {{ name }}', body: 'ok' }, waiting(`n${i}`))).resolves.toMatchObject({ subject: `Hi n${i}` });
+    expect(renderer.spentMs).toBeLessThan(100);
+  });
+
   it('a template that ran out of time once renders on a later turn, and the batch goes on rendering it', async () => {
     // A variable whose first two reads stall past the render budget and then withinBudget's retry, as
     // long GC pauses would; on a later turn it reads at once.
