@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { deterministicUuidSql } from '../lib/ids';
 import { compileFilter, loadFieldTypes } from './filters';
 import type { RoutableEventRow } from './events';
-import { claimEventKeysSql } from './eventKeys';
 import { matchesPatternsSql } from './webhookEndpoints';
 import { saveCount, segmentEventName, storedMemberCount, SegmentRow } from './segments';
 import type { ComputeResult } from '../temporal/contract';
@@ -55,30 +54,32 @@ export interface BatchOutcome {
 const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exited: 0 };
 
 /**
- * The chunk's statement. Positional bindings, in order: project, cursor, chunk size, the compiled
- * filter's, chunk size, then see `bindings` in computeBatch.
+ * The chunk's statement (its positional bindings: see computeBatch).
  *
- * - `batch`/`live`: the next contacts after the cursor, read once in id order, and those of them
- *   that match. The condition is evaluated over the chunk (aliased `c`), not the table, so the
- *   planner sizes its subqueries for one chunk whatever the project's size.
+ * - `batch`/`bound`/`live`: the ids of the next contacts after the cursor, and those of the id
+ *   range they span that match. `live` reads the range from `contacts` (its pages are the ones
+ *   `batch` just read): matched over a CTE, the planner could not size the chunk, and joined an
+ *   event filter by hashing every rollup row of the name, once per chunk (docs/benchmarks.md).
  * - `entered`/`exited`/`tail`: INSERT … ON CONFLICT DO NOTHING and DELETE … RETURNING say exactly
  *   who moved, even when two runs of the same segment overlap; the last (short) chunk is
  *   open-ended, so members above the last contact seen leave too.
  * - `named`: each change's event id and history id, derived from (segment, contact, run, change)
- *   like lib/ids deterministicUuid, so a chunk rerun by another path writes nothing twice.
+ *   like lib/ids deterministicUuid. No event_keys claim (db/eventKeys.ts): a change is returned by
+ *   the one INSERT … ON CONFLICT or DELETE that made it, and the run row's cursor moves in the same
+ *   transaction, so no path writes an id twice; the claim cost a row and a foreign key check per member.
  * - `listened`: whether a workflow or a webhook endpoint acts on each of the two names, asked once
  *   per chunk instead of once per row; `waits`: the project's executions waiting for either. An
  *   event nothing acts on is written already routed (as db/emailStates markHandedOver does), so a
  *   million entries nobody listens to cost no routing pass; a wait that commits while the statement
  *   runs is caught after the commit (reopenWaited).
  */
-function chunkSql(match: string): string {
+export function chunkSql(match: string): string {
   const eventId = deterministicUuidSql(["'segment-membership'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
   const historyId = deterministicUuidSql(["'segment-membership-change'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
   return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
-    batch AS MATERIALIZED (SELECT c.* FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
-    live AS MATERIALIZED (SELECT c.id FROM batch c WHERE (${match})),
+    batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
     bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
+    live AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= (SELECT hi FROM bound) AND (${match})),
     entered AS (INSERT INTO segment_members (segment_id, contact_id)
                 SELECT s.segment_id, live.id FROM live, s ON CONFLICT DO NOTHING RETURNING contact_id),
     exited AS (DELETE FROM segment_members m USING s
@@ -102,12 +103,11 @@ function chunkSql(match: string): string {
     waits AS MATERIALIZED (
       SELECT DISTINCT x.contact_id, x.waiting_for FROM workflow_executions x, s
        WHERE x.project_id = ? AND x.status = 'WAITING' AND x.waiting_for IN (s.entry_name, s.exit_name)),
-    keys AS (${claimEventKeysSql('SELECT event_id, ?::uuid FROM named')}),
     written AS (
       INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
       SELECT n.event_id, ?, n.contact_id, n.name, jsonb_build_object('segmentId', s.segment_id, 'segmentName', s.segment_name, 'computeId', s.run_id),
              CASE WHEN l.any OR EXISTS (SELECT 1 FROM waits w WHERE w.contact_id = n.contact_id AND w.waiting_for = n.name) THEN NULL ELSE now() END
-        FROM named n JOIN keys k ON k.id = n.event_id JOIN listened l ON l.name = n.name, s
+        FROM named n JOIN listened l ON l.name = n.name, s
       RETURNING id, contact_id, name, routed_at IS NULL AS open),
     history AS (
       INSERT INTO segment_membership_changes (id, project_id, contact_id, segment_id, segment_name, change, source)
@@ -159,26 +159,18 @@ async function runChunk(db: Knex, runId: string, batchSize: number): Promise<{ s
     const lo = run.cursor ?? '';
     const project = segment.project_id;
     const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
-    const { rows } = await trx.raw<{ rows: ChunkRow[] }>(chunkSql(match.sql), [
-      segment.id,
-      segment.name,
-      runId,
-      segmentEventName(segment.slug, 'entry'),
-      segmentEventName(segment.slug, 'exit'),
-      project,
-      lo,
+    // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
+    // listened (2), waits, written, history.
+    const bindings = [
+      ...[segment.id, segment.name, runId, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
+      ...[project, lo, batchSize],
       batchSize,
-      ...match.bindings,
-      batchSize,
+      ...[project, lo, ...match.bindings],
       lo,
       lo,
-      project,
-      project,
-      project,
-      project,
-      project,
-      project,
-    ]);
+      ...[project, project, project, project, project],
+    ];
+    const { rows } = await trx.raw<{ rows: ChunkRow[] }>(chunkSql(match.sql), bindings);
     return { segment, row: rows[0] };
   });
 }
