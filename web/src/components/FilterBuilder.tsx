@@ -1,10 +1,26 @@
 import { useMemo } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Loader, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { OPERATORS_BY_KIND, type FilterKind } from '../api/filterOperators';
+import { CountText } from './CountText';
 
 /**
  * The filter tree editor (docs/api.md "Segments"; the compiler is db/filters.ts): used by segments, and
@@ -144,13 +160,35 @@ function defaultValue(kind: Kind, operator: FilterOperator): Pick<FilterConditio
 
 const DURATION_OPS: FilterOperator[] = ['within', 'olderThan', 'notWithin'];
 const valueShape = (kind: Kind, op: FilterOperator) =>
-  NO_VALUE.includes(op) ? 'none' : op === 'atLeastWithin' ? 'countWithin' : DURATION_OPS.includes(op) ? 'duration' : op === 'in' || op === 'notIn' ? 'list' : kind === 'event' ? 'count' : kind;
+  NO_VALUE.includes(op)
+    ? 'none'
+    : op === 'atLeastWithin'
+      ? 'countWithin'
+      : DURATION_OPS.includes(op)
+        ? 'duration'
+        : op === 'in' || op === 'notIn'
+          ? 'list'
+          : kind === 'event'
+            ? 'count'
+            : kind;
 
 type Errors = Record<string, string>;
 /** The first error at `path` or beneath it (`value.3` shows on the value). */
 const errorAt = (errors: Errors, path: string) => errors[path] ?? Object.entries(errors).find(([p]) => p.startsWith(`${path}.`))?.[1];
 
-function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; filter: FilterCondition; onChange: (f: FilterCondition) => void; error?: string; unitError?: string }) {
+function ValueInput({
+  kind,
+  filter,
+  onChange,
+  error,
+  unitError,
+}: {
+  kind: Kind;
+  filter: FilterCondition;
+  onChange: (f: FilterCondition) => void;
+  error?: string;
+  unitError?: string;
+}) {
   const shape = valueShape(kind, filter.operator);
   const set = (value: unknown) => onChange({ ...filter, value });
   const num = (v: string | number) => (typeof v === 'number' ? v : v === '' ? '' : Number.isFinite(Number(v)) ? Number(v) : v);
@@ -177,9 +215,25 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
       const v = (filter.value ?? {}) as { atLeast?: number | string; within?: number | string };
       return (
         <Group gap="xs" wrap="nowrap" align="flex-start">
-          <NumberInput label="Times" min={1} allowDecimal={false} value={v.atLeast ?? ''} onChange={(n) => set({ ...v, atLeast: num(n) })} error={error} w={90} />
+          <NumberInput
+            label="Times"
+            min={1}
+            allowDecimal={false}
+            value={v.atLeast ?? ''}
+            onChange={(n) => set({ ...v, atLeast: num(n) })}
+            error={error}
+            w={90}
+          />
           <NumberInput label="Within" min={0} value={v.within ?? ''} onChange={(n) => set({ ...v, within: num(n) })} w={90} />
-          <Select label="Unit" data={UNITS} value={filter.unit ?? null} onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })} allowDeselect={false} error={unitError} w={120} />
+          <Select
+            label="Unit"
+            data={UNITS}
+            value={filter.unit ?? null}
+            onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
+            allowDeselect={false}
+            error={unitError}
+            w={120}
+          />
         </Group>
       );
     }
@@ -198,7 +252,18 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
       );
     }
     case 'count':
-      return <NumberInput label="Value" description="times" min={0} allowDecimal={false} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={120} />;
+      return (
+        <NumberInput
+          label="Value"
+          description="times"
+          min={0}
+          allowDecimal={false}
+          value={filter.value as number | string}
+          onChange={(v) => set(num(v))}
+          error={error}
+          w={120}
+        />
+      );
     case 'number':
       return <NumberInput label="Value" value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={160} />;
     case 'boolean':
@@ -217,9 +282,27 @@ function ValueInput({ kind, filter, onChange, error, unitError }: { kind: Kind; 
         />
       );
     case 'date':
-      return <TextInput label="Value" type="date" value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''} onChange={(e) => set(e.currentTarget.value)} error={error} w={170} />;
+      return (
+        <TextInput
+          label="Value"
+          type="date"
+          value={typeof filter.value === 'string' ? filter.value.slice(0, 10) : ''}
+          onChange={(e) => set(e.currentTarget.value)}
+          error={error}
+          w={170}
+        />
+      );
     default:
-      return <TextInput label="Value" value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')} onChange={(e) => set(e.currentTarget.value)} error={error} miw={180} style={{ flex: 1 }} />;
+      return (
+        <TextInput
+          label="Value"
+          value={typeof filter.value === 'string' ? filter.value : String(filter.value ?? '')}
+          onChange={(e) => set(e.currentTarget.value)}
+          error={error}
+          miw={180}
+          style={{ flex: 1 }}
+        />
+      );
   }
 }
 
@@ -461,12 +544,16 @@ export function FilterBuilder({
           <Group gap="xs">
             {count.data ? (
               <Text fw={600} data-testid="matching-count" data-count={count.data.count} data-current={!stale && !count.error ? 'yes' : 'no'}>
-                {count.data.count.toLocaleString()} matching contact{count.data.count === 1 ? '' : 's'}
+                <CountText value={count.data.count} estimated={count.data.estimated} /> matching contact{count.data.count === 1 ? '' : 's'}
               </Text>
             ) : null}
             {count.error ? (
               <Text size="sm" c="red">
-                {Object.keys(countErrors).length ? 'This condition is refused; see the marked filters.' : count.error instanceof Error ? count.error.message : 'Not counted'}
+                {Object.keys(countErrors).length
+                  ? 'This condition is refused; see the marked filters.'
+                  : count.error instanceof Error
+                    ? count.error.message
+                    : 'Not counted'}
               </Text>
             ) : null}
             {stale ? <Loader size="xs" aria-label="Counting" /> : null}

@@ -15,6 +15,7 @@ import { FilterPanel } from '../components/contacts/FilterPanel';
 import { SavedViews } from '../components/contacts/SavedViews';
 import { DEFAULT_VIEW, type ListView, matchingOf, viewOf } from '../components/contacts/listView';
 import { usePageTitle } from '../components/usePageTitle';
+import { CountText } from '../components/CountText';
 
 const PAGE = 25;
 
@@ -39,6 +40,7 @@ export default function Contacts() {
   const [selected, setSelected] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
   const [total, setTotal] = useState(0);
+  const [estimated, setEstimated] = useState(false);
   const filterKey = JSON.stringify(view.filter);
   useEffect(() => {
     setCursors([undefined]);
@@ -60,7 +62,10 @@ export default function Contacts() {
   });
   // The count comes with the first page only (later pages answer 0).
   useEffect(() => {
-    if (page.data && !page.isPlaceholderData && cursor === undefined) setTotal(page.data.total);
+    if (page.data && !page.isPlaceholderData && cursor === undefined) {
+      setTotal(page.data.total);
+      setEstimated(page.data.estimated === true);
+    }
   }, [page.data, page.isPlaceholderData, cursor]);
   const refresh = () => qc.invalidateQueries({ queryKey: ['contacts', projectId] });
   const narrowed = !!(view.filter || debounced || subscribed !== 'all');
@@ -169,7 +174,7 @@ export default function Contacts() {
               )}
               <Group justify="space-between" p="sm">
                 <Text size="sm" c="dimmed" data-testid="contact-total">
-                  {total.toLocaleString()} contact{total === 1 ? '' : 's'}
+                  <CountText value={total} estimated={estimated} /> contact{total === 1 ? '' : 's'}
                 </Text>
                 <Group gap="xs">
                   <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
