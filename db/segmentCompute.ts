@@ -73,7 +73,7 @@ const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exit
  *   million entries nobody listens to cost no routing pass; a wait that commits while the statement
  *   runs is caught after the commit (reopenWaited).
  */
-export function chunkSql(match: string): string {
+function chunkSql(match: string): string {
   const eventId = deterministicUuidSql(["'segment-membership'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
   const historyId = deterministicUuidSql(["'segment-membership-change'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
   return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
