@@ -1,9 +1,10 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
-import type { EventRow } from '../db/events';
+import type { RoutableEventRow } from '../db/events';
 import { FilterError } from '../db/filters';
-import { beginCompute, computeBatch, finishCompute, listTrackedSegments, ComputeResult, DEFAULT_COMPUTE_BATCH } from '../db/segments';
-import { startEventRouting } from '../services/events';
+import { listTrackedSegments, ComputeResult } from '../db/segments';
+import { beginCompute, computeBatch, finishCompute, DEFAULT_COMPUTE_BATCH } from '../db/segmentCompute';
+import { startEventBatch } from '../services/eventBatcher';
 import { signalWorkflow } from '../services/temporal';
 import { segmentProgressSignal } from '../temporal/contract';
 
@@ -14,27 +15,29 @@ export interface ComputeSegmentInput {
   batchSize?: number;
 }
 
-/** Workflow starts per batch run side by side; a first compute of a big segment routes one event per member. */
-const ROUTING_CONCURRENCY = 16;
+/** Events per `routeEventBatch` (its input stays far below Temporal's payload limit), and such starts side by side. */
+const ROUTING_SLICE = 500;
+const ROUTING_CONCURRENCY = 4;
 
 export function segmentActivities(deps: ActivityDeps) {
   const { knex } = deps;
 
-  async function route(events: EventRow[]): Promise<void> {
-    const lanes: EventRow[][] = Array.from({ length: ROUTING_CONCURRENCY }, () => []);
-    events.forEach((e, i) => {
-      lanes[i % ROUTING_CONCURRENCY].push(e);
-    });
-    await Promise.all(lanes.filter((l) => l.length).map((lane) => startEventRouting(deps.temporal, lane)));
+  /** A chunk's events that something acts on, to routing in batches (the ids are derived, so a repeat starts nothing new). */
+  async function route(events: RoutableEventRow[]): Promise<void> {
+    const slices: RoutableEventRow[][] = [];
+    for (let i = 0; i < events.length; i += ROUTING_SLICE) slices.push(events.slice(i, i + ROUTING_SLICE));
+    for (let i = 0; i < slices.length; i += ROUTING_CONCURRENCY) {
+      await Promise.all(slices.slice(i, i + ROUTING_CONCURRENCY).map((slice) => startEventBatch(deps.temporal, slice[0].project_id, slice)));
+    }
   }
 
   return {
     /**
-     * Diffs a tracked segment's stored membership with its live match, batch by batch (each batch
-     * its own transaction, see db/segments computeBatch), and routes each batch's entry/exit
-     * events once it has committed. Progress lives in the run row, so a retry resumes after the
-     * last committed batch; an event whose routing a crash cut short is picked up by the
-     * maintenance sweep of unrouted events.
+     * Diffs a tracked segment's stored membership with its live match, chunk by chunk of contacts
+     * (each chunk one transaction and one statement, db/segmentCompute.ts), and routes each
+     * chunk's entry/exit events that something acts on once it has committed. Progress lives in
+     * the run row, so a retry resumes after the last committed chunk; an event whose routing a
+     * crash cut short is picked up by the maintenance sweep of unrouted events.
      */
     async computeSegment(input: ComputeSegmentInput): Promise<ComputeResult> {
       const ctx = Context.current();

@@ -18,7 +18,8 @@ import type { Knex } from 'knex';
 import { startStack, percentile, BenchStack } from './stack';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
 import { registerFields } from '../db/fields';
-import { beginCompute, computeBatch, createSegment, finishCompute, DEFAULT_COMPUTE_BATCH } from '../db/segments';
+import { createSegment } from '../db/segments';
+import { beginCompute, computeBatch, finishCompute, DEFAULT_COMPUTE_BATCH } from '../db/segmentCompute';
 import { compileFilter, loadFieldTypes } from '../db/filters';
 import { encodeCursor, timeKeySql } from '../db/cursors';
 

@@ -15,7 +15,8 @@ import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/k
 import { createUser } from '../db/users';
 import { createProject } from '../db/projects';
 import { registerFields } from '../db/fields';
-import { beginCompute, computeBatch, createSegment, finishCompute, DEFAULT_COMPUTE_BATCH, ComputeResult } from '../db/segments';
+import { createSegment, ComputeResult } from '../db/segments';
+import { beginCompute, computeBatch, finishCompute, DEFAULT_COMPUTE_BATCH } from '../db/segmentCompute';
 import { countMatching } from '../db/filters';
 import type { Knex } from 'knex';
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { countOrEstimate } from './contactCounts';
 import { containsPattern } from './search';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 import { normalizeEmail } from './users';
@@ -57,6 +58,8 @@ export interface ListContactsInput {
   dir: SortDir;
   /** A compiled filter tree (db/filters), over the contact aliased `c`. */
   filter?: { sql: string; bindings: readonly (string | number | boolean)[] };
+  /** Without search or filter, a total the planner puts at or above this is estimated (db/contactCounts; 0: always exact). */
+  estimateAbove?: number;
 }
 
 export interface ContactPage {
@@ -66,6 +69,8 @@ export interface ContactPage {
   hasMore: boolean;
   /** Matching contacts; counted on the first page only (0 when `after` is given). */
   total: number;
+  /** `total` is the planner's estimate (a large project's unfiltered list). */
+  estimated: boolean;
 }
 
 /**
@@ -101,13 +106,11 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
     const keyParam = input.sort === 'email' ? '?' : '?::timestamptz';
     page.andWhereRaw(`(${column}, id) ${cmp} (${keyParam}, ?)`, [input.after.key, input.after.id]);
   }
-  const [rows, total] = await Promise.all([
+  // Only the project and `subscribed` narrow an estimated total: their statistics make the planner's estimate close.
+  const estimable = !input.search && !input.emailSearch && !input.filter;
+  const [rows, counted] = await Promise.all([
     page as unknown as Promise<(ContactRow & { sort_key: string })[]>,
-    input.after
-      ? 0
-      : filtered()
-          .count<{ count: number }[]>('* as count')
-          .then((r) => Number(r[0].count)),
+    input.after ? { count: 0, estimated: false } : countOrEstimate(db, filtered, estimable ? (input.estimateAbove ?? 0) : 0),
   ]);
   const hasMore = rows.length > input.limit;
   const kept = rows.slice(0, input.limit);
@@ -116,6 +119,7 @@ export async function listContacts(db: Knex, input: ListContactsInput): Promise<
     rows: kept.map(({ sort_key: _key, ...row }) => row),
     cursor: hasMore && last ? encodeContactCursor({ sort: input.sort, key: last.sort_key, id: last.id }) : null,
     hasMore,
-    total,
+    total: counted.count,
+    estimated: counted.estimated,
   };
 }

@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 import { EDGE_SQL, edgeBindings, hourSplit } from './eventRollups';
 
+const HOUR_MS = 3_600_000;
+
 /**
  * Read and bulk-delete queries over `events` for the dashboard (GET /events…, DELETE /events/:name).
  * Writers live in db/events.ts. Every query is scoped to one project and walks an index.
@@ -97,6 +99,14 @@ export interface CountByNameInput {
   limit: number;
   /** Names left out (the service's own lifecycle events, for "top tracked events"). */
   excludeNames?: readonly string[];
+  /**
+   * `to` is the caller's "now" (a dashboard window ending now): the last, partial hour is read from
+   * its hourly row, which holds that hour's events so far, instead of from the log. Exact up to the
+   * events committed between `to` and the query (created_at is the insert's now(), never given by a
+   * client); a burst of a million events in the current hour (a segment compute, a campaign's
+   * email.sent) then costs one row, not a million.
+   */
+  untilNow?: boolean;
 }
 
 /**
@@ -108,6 +118,10 @@ export interface CountByNameInput {
  */
 export async function countEventsByName(db: Knex, input: CountByNameInput): Promise<NameCount[]> {
   const split = hourSplit(input.from, input.to);
+  const lastHourFromRollup = input.untilNow === true && split.wholeTo.getTime() <= input.to.getTime();
+  const hoursTo = lastHourFromRollup ? new Date(split.wholeTo.getTime() + HOUR_MS) : split.wholeTo;
+  // With the last hour from the rollup, the log's second edge [wholeTo, to) becomes [to, to): empty.
+  const edges = lastHourFromRollup ? edgeBindings({ ...split, wholeTo: split.to }) : edgeBindings(split);
   const { rows } = await db.raw(
     `WITH totals AS (
        SELECT name, sum(n)::bigint AS n FROM (
@@ -127,10 +141,10 @@ export async function countEventsByName(db: Knex, input: CountByNameInput): Prom
       ORDER BY t.n DESC, t.name`,
     [
       input.projectId,
-      ...edgeBindings(split),
+      ...edges,
       input.projectId,
       split.wholeFrom,
-      split.wholeTo,
+      hoursTo,
       JSON.stringify(input.excludeNames ?? []),
       input.limit,
       input.projectId,

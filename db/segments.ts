@@ -3,14 +3,13 @@ import { deterministicUuid, uuid } from '../lib/ids';
 import { ContactRow } from './contactReaders';
 import { upsertContact } from './contactWriters';
 import { normalizeEmail } from './users';
-import { compileFilter, countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
-import { recordEvents, EventRow } from './events';
+import { countMatching, loadFieldTypes, matchingContactsQuery, FieldTypes } from './filters';
+import type { EventRow } from './events';
 import { inTransaction } from './transaction';
-import type { ComputeResult } from '../temporal/contract';
 import { freeSlug, slugify } from './slugs';
 import { decodeCursor, encodeCursor, isTimeKey, timeKeySql } from './cursors';
 
-export type { ComputeResult };
+export type { ComputeResult } from '../temporal/contract';
 
 /**
  * Segments (spec "Segment"; docs/api.md, "Segments"): dynamic ones are a stored filter tree evaluated by
@@ -46,37 +45,35 @@ export type MembershipChange = 'entry' | 'exit';
 
 export const segmentEventName = (slug: string, change: MembershipChange) => `segment.${slug}.${change}`;
 
-/** One event per (segment, contact, compute run, change): a retried batch writes the same rows again, i.e. nothing. */
+/**
+ * One event per (segment, contact, compute run, change): a rerun chunk writes the same ids again,
+ * i.e. nothing. db/segmentCompute.ts derives the same id in SQL (deterministicUuidSql).
+ */
 export const membershipEventId = (segmentId: string, contactId: string, runId: string, change: MembershipChange) =>
   deterministicUuid('segment-membership', segmentId, contactId, runId, change);
 
 /**
- * Writes the membership history (migration 069, a contact's timeline) in the caller's transaction:
- * one row per contact that entered or left. A compute run's rows have ids of their own run, so a
- * retried batch writes nothing twice.
+ * Writes the membership history of a static segment's list (migration 069, a contact's timeline)
+ * in the caller's transaction: one row per contact that entered or left. A compute writes its own
+ * rows set-based (db/segmentCompute.ts).
  */
 async function recordMembershipChanges(
   trx: Knex,
   segment: Pick<SegmentRow, 'id' | 'project_id' | 'name'>,
   changes: Array<{ contactId: string; change: MembershipChange }>,
-  source: 'list' | 'compute',
-  runId?: string,
 ): Promise<void> {
   if (!changes.length) return;
-  await trx('segment_membership_changes')
-    .insert(
-      changes.map((c) => ({
-        id: runId ? deterministicUuid('segment-membership-change', segment.id, c.contactId, runId, c.change) : uuid(),
-        project_id: segment.project_id,
-        contact_id: c.contactId,
-        segment_id: segment.id,
-        segment_name: segment.name,
-        change: c.change,
-        source,
-      })),
-    )
-    .onConflict('id')
-    .ignore();
+  await trx('segment_membership_changes').insert(
+    changes.map((c) => ({
+      id: uuid(),
+      project_id: segment.project_id,
+      contact_id: c.contactId,
+      segment_id: segment.id,
+      segment_name: segment.name,
+      change: c.change,
+      source: 'list',
+    })),
+  );
 }
 
 // ───────────────────────────── CRUD ─────────────────────────────
@@ -108,12 +105,12 @@ async function liveMemberCount(db: Knex, segment: SegmentRow): Promise<number> {
   return storedMemberCount(db, segment.id);
 }
 
-async function storedMemberCount(db: Knex, segmentId: string): Promise<number> {
+export async function storedMemberCount(db: Knex, segmentId: string): Promise<number> {
   const [row] = await db('segment_members').where({ segment_id: segmentId }).count<{ count: number }[]>('* as count');
   return Number(row.count);
 }
 
-async function saveCount(db: Knex, segmentId: string, memberCount: number): Promise<SegmentRow> {
+export async function saveCount(db: Knex, segmentId: string, memberCount: number): Promise<SegmentRow> {
   const [row] = await db<SegmentRow>('segments')
     .where({ id: segmentId })
     .update({ member_count: memberCount, counted_at: db.fn.now() as any })
@@ -339,7 +336,6 @@ export async function addMembers(db: Knex, segment: SegmentRow, input: AddMember
       trx,
       segment,
       added.map((r: { contact_id: string }) => ({ contactId: r.contact_id, change: 'entry' as const })),
-      'list',
     );
     const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
     return { added: added.length, notFound, events, segment: row };
@@ -372,132 +368,13 @@ export async function removeMembers(db: Knex, segment: SegmentRow, emailList: st
       trx,
       segment,
       [...removedIds].map((contactId) => ({ contactId, change: 'exit' as const })),
-      'list',
     );
     const row = await saveCount(trx, segment.id, await storedMemberCount(trx, segment.id));
     return { removed: removedIds.size, notFound, segment: row };
   });
 }
 
-// ───────────────────────────── compute ─────────────────────────────
-
-export interface ComputeRunRow {
-  id: string;
-  segment_id: string;
-  /** RUNNING while batches remain, WALKED once every contact was diffed, COMPLETED once counted. */
-  status: 'RUNNING' | 'WALKED' | 'COMPLETED';
-  cursor: string | null;
-  entered: number;
-  exited: number;
-  member_count: number | null;
-}
-
-export const DEFAULT_COMPUTE_BATCH = 5000;
-
-/** Registers a compute run (idempotent: a retried start finds its row and resumes it). */
-export async function beginCompute(db: Knex, segmentId: string, runId: string): Promise<void> {
-  await db('segment_computes').insert({ id: runId, segment_id: segmentId }).onConflict('id').ignore();
-}
-
-export interface BatchOutcome {
-  /** true once the run has walked past the last contact (or its segment is gone). */
-  done: boolean;
-  /** The entry/exit events this batch committed, for routing. */
-  events: EventRow[];
-  /** Contacts this batch read. */
-  walked: number;
-}
-
-/**
- * One keyset batch of a compute run, in its own transaction and one statement: the next `batchSize`
- * contacts after the run's cursor are read once, in id order, and matched as they are read; members
- * among them who no longer match leave, matching non-members enter, an event is written per change,
- * and the cursor and counters advance. The set-based INSERT … ON CONFLICT / DELETE … RETURNING make
- * each transition happen once even when two runs of the same segment overlap; the run row's lock
- * and cursor make a retried batch a no-op.
- *
- * Why one pass: finding the batch's upper id first and then matching the id range read every
- * contact twice, and once a project outgrows shared_buffers each read can miss the cache (ids grow
- * with creation time, lib/ids.ts, so id order is close to heap order for contacts created since;
- * older random ids are not).
- */
-export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
-  return db.transaction(async (trx) => {
-    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
-    if (run?.status !== 'RUNNING') return { done: true, events: [], walked: 0 };
-    const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
-    if (!segment) return { done: true, events: [], walked: 0 };
-    const lo = run.cursor ?? '';
-    // The condition is evaluated over the batch (aliased `c` like a contacts row), not over the
-    // table, so the planner sizes its subqueries for one batch whatever the project's size.
-    const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, segment.project_id) });
-    const { rows } = await trx.raw<{ rows: { change: MembershipChange | 'cursor' | 'walked'; contact_id: string | null }[] }>(
-      `WITH batch AS MATERIALIZED (SELECT c.* FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
-            live AS MATERIALIZED (SELECT c.id FROM batch c WHERE (${match.sql})),
-            bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
-            entered AS (INSERT INTO segment_members (segment_id, contact_id)
-                        SELECT ?, id FROM live ON CONFLICT DO NOTHING RETURNING contact_id),
-            exited AS (DELETE FROM segment_members m
-                        WHERE m.segment_id = ? AND m.contact_id > ? AND m.contact_id <= (SELECT hi FROM bound)
-                          AND NOT EXISTS (SELECT 1 FROM live WHERE live.id = m.contact_id)
-                        RETURNING m.contact_id),
-            -- The last (short) batch is open-ended: members above the last contact seen leave too.
-            tail AS (DELETE FROM segment_members m
-                      WHERE (SELECT last FROM bound) AND m.segment_id = ? AND m.contact_id > COALESCE((SELECT hi FROM bound), ?)
-                      RETURNING m.contact_id)
-       SELECT 'entry' AS change, contact_id FROM entered
-       UNION ALL SELECT 'exit', contact_id FROM exited
-       UNION ALL SELECT 'exit', contact_id FROM tail
-       UNION ALL SELECT 'cursor', CASE WHEN last THEN NULL ELSE hi END FROM bound
-       UNION ALL SELECT 'walked', n::text FROM bound`,
-      [segment.project_id, lo, batchSize, ...match.bindings, batchSize, segment.id, segment.id, lo, segment.id, lo],
-    );
-    const hi = rows.find((r) => r.change === 'cursor')!.contact_id;
-    const walked = Number(rows.find((r) => r.change === 'walked')!.contact_id);
-    const changes = rows.filter((r): r is { change: MembershipChange; contact_id: string } => r.change === 'entry' || r.change === 'exit');
-
-    const events = await recordEvents(
-      trx,
-      changes.map((c) => ({
-        id: membershipEventId(segment.id, c.contact_id, runId, c.change),
-        projectId: segment.project_id,
-        contactId: c.contact_id,
-        name: segmentEventName(segment.slug, c.change),
-        data: { segmentId: segment.id, segmentName: segment.name, computeId: runId },
-      })),
-    );
-    await recordMembershipChanges(
-      trx,
-      segment,
-      changes.map((c) => ({ contactId: c.contact_id, change: c.change })),
-      'compute',
-      runId,
-    );
-    const entered = changes.filter((c) => c.change === 'entry').length;
-    await trx('segment_computes')
-      .where({ id: runId })
-      .update({
-        cursor: hi,
-        status: hi === null ? 'WALKED' : 'RUNNING',
-        entered: trx.raw('entered + ?', [entered]),
-        exited: trx.raw('exited + ?', [changes.length - entered]),
-      });
-    return { done: hi === null, events, walked };
-  });
-}
-
-/** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
-export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {
-  return db.transaction(async (trx) => {
-    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
-    if (!run) return { memberCount: 0, entered: 0, exited: 0 };
-    if (run.status === 'COMPLETED') return { memberCount: run.member_count ?? 0, entered: run.entered, exited: run.exited };
-    const memberCount = await storedMemberCount(trx, run.segment_id);
-    await saveCount(trx, run.segment_id, memberCount);
-    await trx('segment_computes').where({ id: runId }).update({ status: 'COMPLETED', member_count: memberCount, finished_at: trx.fn.now() });
-    return { memberCount, entered: run.entered, exited: run.exited };
-  });
-}
+// The compute of tracked segments (membership diff, entry/exit events) is db/segmentCompute.ts.
 
 /** Tracked dynamic segments after `afterId` in id order (the recompute Schedule pages through them). */
 export async function listTrackedSegments(db: Knex, afterId: string | null, limit: number): Promise<{ id: string; project_id: string; name: string }[]> {

@@ -105,6 +105,8 @@ const EnvSchema = z.object({
   ),
   // A replica further behind than this is skipped (its reads go to the primary) until it catches up.
   REPLICA_MAX_LAG_MS: unsetIfBlank(intIn(0).default(2_000)),
+  // Contact counts at or above this many rows are estimated (docs/capacity.md "Estimated counts"); 0: always exact.
+  COUNT_ESTIMATE_THRESHOLD: unsetIfBlank(intIn(0).default(1_000_000)),
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('svc'),
@@ -330,6 +332,8 @@ export interface Config {
   databaseReplicaUrls: string[];
   /** How far (ms) a replica may lag behind the primary and still serve reads (REPLICA_MAX_LAG_MS). */
   replicaMaxLagMs: number;
+  /** Contact counts at or above this many rows are estimated, and say so (COUNT_ESTIMATE_THRESHOLD; 0: always exact). */
+  countEstimateThreshold: number;
   temporal: {
     address?: string;
     namespace: string;
@@ -634,6 +638,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     databaseReplicaUrls: e.DATABASE_REPLICA_URL ?? [],
     replicaMaxLagMs: e.REPLICA_MAX_LAG_MS,
+    countEstimateThreshold: e.COUNT_ESTIMATE_THRESHOLD,
     temporal: {
       address: e.TEMPORAL_ADDRESS,
       namespace: e.TEMPORAL_NAMESPACE,

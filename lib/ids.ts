@@ -37,3 +37,16 @@ export function deterministicUuid(...parts: string[]): string {
   // Version 8 (custom) and RFC 4122 variant bits, so Postgres' uuid type and validators accept it.
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+/**
+ * SQL computing deterministicUuid of the given text expressions, for writers that derive ids
+ * set-based in one statement (db/segmentCompute.ts): the same sha256 of the parts joined by NUL,
+ * the same version and variant bits, so ids derived in SQL and in Node agree.
+ */
+export function deterministicUuidSql(parts: string[]): string {
+  const joined = parts.map((p) => `convert_to(${p}, 'UTF8')`).join(` || '\\x00'::bytea || `);
+  const h = `encode(sha256(${joined}), 'hex')`;
+  return `(SELECT (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-8' || substr(h, 14, 3) || '-'
+            || to_hex((('x' || substr(h, 17, 1))::bit(4)::int & 3) | 8) || substr(h, 18, 3) || '-' || substr(h, 21, 12))::uuid
+             FROM (SELECT ${h} AS h) d)`;
+}

@@ -86,6 +86,7 @@ export default [
         to,
         limit: query.limit,
         excludeNames: TYPED_EVENT_NAMES,
+        untilNow: true,
       });
       return { from: from.toISOString(), to: to.toISOString(), data };
     },

@@ -18,7 +18,8 @@ import {
 } from '../schemas/contactFields';
 import { fieldValues, lookupContacts, registeredKeysUnder, removeDataField, ValueField } from '../../db/contactQueries';
 import { fieldReferences } from '../../db/references';
-import { countMatching, FilterError, loadFieldTypes } from '../../db/filters';
+import { FilterError, loadFieldTypes } from '../../db/filters';
+import { countMatchingOrEstimate } from '../../db/contactCounts';
 import { filterErrorToFieldError } from '../schemas/filters';
 
 const dataPathOf = (field: string) => (field.startsWith('data.') ? field.slice('data.'.length) : null);
@@ -46,7 +47,9 @@ export default [
       const projectId = project.id;
       const reader = await heavyReader(ctx.deps, project.id);
       try {
-        return { count: await countMatching(reader, projectId, body.condition, await loadFieldTypes(reader, projectId)) };
+        const threshold = ctx.deps.config.countEstimateThreshold;
+        const counted = await countMatchingOrEstimate(reader, projectId, body.condition, await loadFieldTypes(reader, projectId), threshold);
+        return { count: counted.count, ...(counted.estimated ? { estimated: true as const } : {}) };
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
         throw validationError(

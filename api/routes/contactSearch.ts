@@ -33,8 +33,16 @@ export default [
         if (err instanceof FilterError) throw validationError([filterErrorToFieldError(err, 'filter')], "The filter does not fit the project's fields");
         throw err;
       }
-      const page = await listContacts(await heavyReader(ctx.deps, project.id), { ...selection, limit: body.limit, sort: body.sort, dir: body.dir, after });
-      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
+      const page = await listContacts(await heavyReader(ctx.deps, project.id), {
+        ...selection,
+        limit: body.limit,
+        sort: body.sort,
+        dir: body.dir,
+        after,
+        estimateAbove: ctx.deps.config.countEstimateThreshold,
+      });
+      const estimated = page.estimated ? { estimated: true as const } : {};
+      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total, ...estimated };
     },
   }),
 ];

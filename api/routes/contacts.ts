@@ -54,8 +54,15 @@ export default [
       if (after === null) throw badRequest('Invalid cursor: pass the cursor of a previous page with the same sort');
       // The spec's `search` here is a substring of the email only; the dashboard's any-field search is POST /contacts/search.
       const { search, ...rest } = query;
-      const page = await listContacts(await heavyReader(ctx.deps, project.id), { ...rest, emailSearch: search, projectId: project.id, after });
-      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
+      const page = await listContacts(await heavyReader(ctx.deps, project.id), {
+        ...rest,
+        emailSearch: search,
+        projectId: project.id,
+        after,
+        estimateAbove: ctx.deps.config.countEstimateThreshold,
+      });
+      const estimated = page.estimated ? { estimated: true as const } : {};
+      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total, ...estimated };
     },
   }),
   route({

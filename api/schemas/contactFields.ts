@@ -17,7 +17,13 @@ export const LookupOut = z.object({
 
 /** The filter builder's live count (the dashboard asks while a condition is edited). */
 export const CountBody = z.object({ condition: FilterTree.describe('a filter tree, as segments take it') });
-export const CountOut = z.object({ count: z.number().int().describe('contacts of the project the condition matches now') });
+export const CountOut = z.object({
+  count: z.number().int().describe('contacts of the project the condition matches now'),
+  estimated: z
+    .literal(true)
+    .optional()
+    .describe('present when `count` is an estimate from a sample: counts at or above COUNT_ESTIMATE_THRESHOLD contacts are estimated'),
+});
 
 export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;
 

@@ -77,6 +77,10 @@ export const ContactPageOut = z.object({
   cursor: z.string().nullable(),
   hasMore: z.boolean(),
   total: z.number().int(),
+  estimated: z
+    .literal(true)
+    .optional()
+    .describe('present when `total` is an estimate: a project\'s unfiltered list at or above COUNT_ESTIMATE_THRESHOLD contacts (the dashboard says "about")'),
 });
 
 export const FieldsOut = z.object({

@@ -57,6 +57,7 @@ import * as contactViews from './067_contact_views';
 import * as segmentMembershipChanges from './069_segment_membership_changes';
 import * as timelineIndexes from './070_timeline_indexes';
 import * as userLocale from './071_user_locale';
+import * as rollupNameCount from './072_rollup_name_count';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -121,6 +122,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['069_segment_membership_changes', segmentMembershipChanges],
   ['070_timeline_indexes', timelineIndexes],
   ['071_user_locale', userLocale],
+  ['072_rollup_name_count', rollupNameCount],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

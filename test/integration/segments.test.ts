@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
 import { upsertContact } from '../../db/contactWriters';
-import { beginCompute, computeBatch, finishCompute } from '../../db/segments';
+import { beginCompute, computeBatch, finishCompute } from '../../db/segmentCompute';
 import { requestSend } from '../../db/campaignTransitions';
 
 let h: Harness;
@@ -416,7 +416,7 @@ describe('tracked compute', () => {
     let batches = 0;
     for (let done = false; !done; batches++) done = (await computeBatch(h.deps.knex, runId, 2)).done;
     // A retry after the last commit (the activity died before returning) finds the run finished.
-    expect(await computeBatch(h.deps.knex, runId, 2)).toEqual({ done: true, events: [], walked: 0 });
+    expect(await computeBatch(h.deps.knex, runId, 2)).toEqual({ done: true, events: [], walked: 0, entered: 0, exited: 0 });
     expect(batches).toBeGreaterThan(1);
     const result = await finishCompute(h.deps.knex, runId);
     expect(result).toEqual({ memberCount: 5, entered: 5, exited: 0 });

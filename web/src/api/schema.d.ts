@@ -9220,6 +9220,11 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        /**
+                         * @description present when `total` is an estimate: a project's unfiltered list at or above COUNT_ESTIMATE_THRESHOLD contacts (the dashboard says "about")
+                         * @constant
+                         */
+                        estimated?: true;
                         hasMore: boolean;
                         total: number;
                     };
@@ -10528,6 +10533,11 @@ export interface operations {
                     "application/json": {
                         /** @description contacts of the project the condition matches now */
                         count: number;
+                        /**
+                         * @description present when `count` is an estimate from a sample: counts at or above COUNT_ESTIMATE_THRESHOLD contacts are estimated
+                         * @constant
+                         */
+                        estimated?: true;
                     };
                 };
             };
@@ -11791,6 +11801,11 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        /**
+                         * @description present when `total` is an estimate: a project's unfiltered list at or above COUNT_ESTIMATE_THRESHOLD contacts (the dashboard says "about")
+                         * @constant
+                         */
+                        estimated?: true;
                         hasMore: boolean;
                         total: number;
                     };

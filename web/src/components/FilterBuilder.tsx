@@ -24,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { data as en } from '../i18n/en/data';
 import { intlLocale } from '../i18n/locale';
-import { numberWords } from '../api/dates';
+import { useCountWords } from './CountText';
 
 /**
  * The filter tree editor (docs/api.md "Segments"; the compiler is db/filters.ts): used by segments, and
@@ -509,6 +509,7 @@ export function FilterBuilder({
   liveCount?: boolean;
 }) {
   const { t } = useTranslation('data');
+  const countWords = useCountWords();
   const fields = useFilterFields(projectId);
   const [debounced] = useDebouncedValue(value, 400);
   const key = JSON.stringify(debounced);
@@ -535,7 +536,7 @@ export function FilterBuilder({
           <Group gap="xs">
             {count.data ? (
               <Text fw={600} data-testid="matching-count" data-count={count.data.count} data-current={!stale && !count.error ? 'yes' : 'no'}>
-                {t('filter.matching', { count: count.data.count, n: numberWords(count.data.count) })}
+                {t('filter.matching', { count: count.data.count, n: countWords(count.data.count, count.data.estimated) })}
               </Text>
             ) : null}
             {count.error ? (

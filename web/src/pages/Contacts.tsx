@@ -16,8 +16,8 @@ import { SavedViews } from '../components/contacts/SavedViews';
 import { DEFAULT_VIEW, type ListView, matchingOf, viewOf } from '../components/contacts/listView';
 import { usePageTitle } from '../components/usePageTitle';
 import { pluralOf } from '../components/contacts/plural';
-import { numberWords } from '../api/dates';
 import { Trans, useTranslation } from 'react-i18next';
+import { useCountWords } from '../components/CountText';
 
 const PAGE = 25;
 
@@ -28,6 +28,7 @@ const PAGE = 25;
  */
 export default function Contacts() {
   const { t } = useTranslation('contacts');
+  const countWords = useCountWords();
   const { projectId } = useCurrentProject();
   usePageTitle(t('title'));
   const qc = useQueryClient();
@@ -43,6 +44,7 @@ export default function Contacts() {
   const [selected, setSelected] = useState<string[]>([]);
   const [allMatching, setAllMatching] = useState(false);
   const [total, setTotal] = useState(0);
+  const [estimated, setEstimated] = useState(false);
   const filterKey = JSON.stringify(view.filter);
   useEffect(() => {
     setCursors([undefined]);
@@ -64,7 +66,10 @@ export default function Contacts() {
   });
   // The count comes with the first page only (later pages answer 0).
   useEffect(() => {
-    if (page.data && !page.isPlaceholderData && cursor === undefined) setTotal(page.data.total);
+    if (page.data && !page.isPlaceholderData && cursor === undefined) {
+      setTotal(page.data.total);
+      setEstimated(page.data.estimated === true);
+    }
   }, [page.data, page.isPlaceholderData, cursor]);
   const refresh = () => qc.invalidateQueries({ queryKey: ['contacts', projectId] });
   const narrowed = !!(view.filter || debounced || subscribed !== 'all');
@@ -178,7 +183,7 @@ export default function Contacts() {
               )}
               <Group justify="space-between" p="sm">
                 <Text size="sm" c="dimmed" data-testid="contact-total">
-                  {t(`list.total.${pluralOf(total)}`, { n: numberWords(total) })}
+                  {t(`list.total.${estimated ? 'other' : pluralOf(total)}`, { n: countWords(total, estimated) })}
                 </Text>
                 <Group gap="xs">
                   <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -1,0 +1,209 @@
+import type { Knex } from 'knex';
+import { deterministicUuidSql } from '../lib/ids';
+import { compileFilter, loadFieldTypes } from './filters';
+import type { RoutableEventRow } from './events';
+import { matchesPatternsSql } from './webhookEndpoints';
+import { saveCount, segmentEventName, storedMemberCount, SegmentRow } from './segments';
+import type { ComputeResult } from '../temporal/contract';
+
+/**
+ * A tracked segment's compute (POST /segments/:id/compute, the recompute Schedule): its stored
+ * membership (`segment_members`) is diffed with the live match of its condition, chunk by chunk of
+ * the project's contacts in id order, each chunk one transaction and one statement that moves the
+ * members, writes the `segment.<slug>.entry|exit` events and the membership history, and advances
+ * the run row. Nothing of a chunk travels through Node but its counts and the events something
+ * listens to (docs/capacity.md, "Segment compute").
+ */
+
+export interface ComputeRunRow {
+  id: string;
+  segment_id: string;
+  /** RUNNING while chunks remain, WALKED once every contact was diffed, COMPLETED once counted. */
+  status: 'RUNNING' | 'WALKED' | 'COMPLETED';
+  cursor: string | null;
+  entered: number;
+  exited: number;
+  member_count: number | null;
+}
+
+/**
+ * Contacts per chunk. A chunk's statement holds its row locks (the members it inserts or deletes,
+ * the run row) until it commits: 50,000 contacts take a second or two on a 2-core machine, short
+ * enough for a concurrent compute of the same segment to wait on, large enough that per-statement
+ * costs (planning, the filter's per-chunk subqueries, the commit) stay small.
+ */
+export const DEFAULT_COMPUTE_BATCH = 50_000;
+
+/** Registers a compute run (idempotent: a retried start finds its row and resumes it). */
+export async function beginCompute(db: Knex, segmentId: string, runId: string): Promise<void> {
+  await db('segment_computes').insert({ id: runId, segment_id: segmentId }).onConflict('id').ignore();
+}
+
+export interface BatchOutcome {
+  /** true once the run has walked past the last contact (or its segment is gone). */
+  done: boolean;
+  /** The entry/exit events of this chunk that something may act on (db/events eventListenedSql): to hand to routing. */
+  events: RoutableEventRow[];
+  /** Contacts this chunk read. */
+  walked: number;
+  /** Members this chunk added and removed. */
+  entered: number;
+  exited: number;
+}
+
+const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exited: 0 };
+
+/**
+ * The chunk's statement (its positional bindings: see computeBatch).
+ *
+ * - `batch`/`bound`/`live`: the ids of the next contacts after the cursor, and those of the id
+ *   range they span that match. `live` reads the range from `contacts` (its pages are the ones
+ *   `batch` just read): matched over a CTE, the planner could not size the chunk, and joined an
+ *   event filter by hashing every rollup row of the name, once per chunk (docs/benchmarks.md).
+ * - `entered`/`exited`/`tail`: INSERT … ON CONFLICT DO NOTHING and DELETE … RETURNING say exactly
+ *   who moved, even when two runs of the same segment overlap; the last (short) chunk is
+ *   open-ended, so members above the last contact seen leave too.
+ * - `named`: each change's event id and history id, derived from (segment, contact, run, change)
+ *   like lib/ids deterministicUuid. No event_keys claim (db/eventKeys.ts): a change is returned by
+ *   the one INSERT … ON CONFLICT or DELETE that made it, and the run row's cursor moves in the same
+ *   transaction, so no path writes an id twice; the claim cost a row and a foreign key check per member.
+ * - `listened`: whether a workflow or a webhook endpoint acts on each of the two names, asked once
+ *   per chunk instead of once per row; `waits`: the project's executions waiting for either. An
+ *   event nothing acts on is written already routed (as db/emailStates markHandedOver does), so a
+ *   million entries nobody listens to cost no routing pass; a wait that commits while the statement
+ *   runs is caught after the commit (reopenWaited).
+ */
+function chunkSql(match: string): string {
+  const eventId = deterministicUuidSql(["'segment-membership'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
+  const historyId = deterministicUuidSql(["'segment-membership-change'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
+  return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
+    batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
+    bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
+    live AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= (SELECT hi FROM bound) AND (${match})),
+    entered AS (INSERT INTO segment_members (segment_id, contact_id)
+                SELECT s.segment_id, live.id FROM live, s ON CONFLICT DO NOTHING RETURNING contact_id),
+    exited AS (DELETE FROM segment_members m USING s
+                WHERE m.segment_id = s.segment_id AND m.contact_id > ? AND m.contact_id <= (SELECT hi FROM bound)
+                  AND NOT EXISTS (SELECT 1 FROM live WHERE live.id = m.contact_id)
+                RETURNING m.contact_id),
+    tail AS (DELETE FROM segment_members m USING s
+              WHERE (SELECT last FROM bound) AND m.segment_id = s.segment_id AND m.contact_id > COALESCE((SELECT hi FROM bound), ?)
+              RETURNING m.contact_id),
+    changes AS (SELECT contact_id, 'entry' AS change FROM entered
+                UNION ALL SELECT contact_id, 'exit' FROM exited
+                UNION ALL SELECT contact_id, 'exit' FROM tail),
+    named AS MATERIALIZED (
+      SELECT ch.contact_id, ch.change, CASE ch.change WHEN 'entry' THEN s.entry_name ELSE s.exit_name END AS name,
+             ${eventId} AS event_id, ${historyId} AS history_id
+        FROM changes ch, s),
+    listened AS MATERIALIZED (
+      SELECT v.name, EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ? AND w.enabled AND w.trigger_config->>'eventName' = v.name)
+                  OR EXISTS (SELECT 1 FROM webhook_endpoints h WHERE h.project_id = ? AND h.enabled AND ${matchesPatternsSql('h.events', 'v.name')}) AS any
+        FROM s, LATERAL (VALUES (s.entry_name), (s.exit_name)) v(name)),
+    waits AS MATERIALIZED (
+      SELECT DISTINCT x.contact_id, x.waiting_for FROM workflow_executions x, s
+       WHERE x.project_id = ? AND x.status = 'WAITING' AND x.waiting_for IN (s.entry_name, s.exit_name)),
+    written AS (
+      INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
+      SELECT n.event_id, ?, n.contact_id, n.name, jsonb_build_object('segmentId', s.segment_id, 'segmentName', s.segment_name, 'computeId', s.run_id),
+             CASE WHEN l.any OR EXISTS (SELECT 1 FROM waits w WHERE w.contact_id = n.contact_id AND w.waiting_for = n.name) THEN NULL ELSE now() END
+        FROM named n JOIN listened l ON l.name = n.name, s
+      RETURNING id, contact_id, name, routed_at IS NULL AS open),
+    history AS (
+      INSERT INTO segment_membership_changes (id, project_id, contact_id, segment_id, segment_name, change, source)
+      SELECT n.history_id, ?, n.contact_id, s.segment_id, s.segment_name, n.change, 'compute' FROM named n, s
+      ON CONFLICT (id) DO NOTHING),
+    counts AS (SELECT count(*) FILTER (WHERE change = 'entry') AS entered, count(*) FILTER (WHERE change = 'exit') AS exited FROM named),
+    advance AS (
+      UPDATE segment_computes r SET cursor = CASE WHEN b.last THEN NULL ELSE b.hi END,
+                                    status = CASE WHEN b.last THEN 'WALKED' ELSE 'RUNNING' END,
+                                    entered = r.entered + k.entered, exited = r.exited + k.exited
+        FROM bound b, counts k, s WHERE r.id = s.run_id)
+  SELECT b.last, b.n::int AS walked, k.entered::int, k.exited::int, now() AS at,
+         EXISTS (SELECT 1 FROM written WHERE NOT open) AS settled,
+         (SELECT coalesce(json_agg(json_build_object('id', id, 'contact_id', contact_id, 'name', name)), '[]') FROM written WHERE open) AS events
+    FROM bound b, counts k`;
+}
+
+interface ChunkRow {
+  last: boolean;
+  walked: number;
+  entered: number;
+  exited: number;
+  at: Date;
+  settled: boolean;
+  events: Array<Omit<RoutableEventRow, 'project_id'>>;
+}
+
+/**
+ * One chunk of a compute run, in its own transaction (see chunkSql). The run row, locked first,
+ * makes a retried chunk a no-op and keeps two workers from running the same run's chunk twice.
+ * After the commit, events written routed whose contact began waiting for them meanwhile are
+ * reopened and returned with the rest.
+ */
+export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
+  const chunk = await runChunk(db, runId, batchSize);
+  if (!chunk) return DONE;
+  const { segment, row } = chunk;
+  const events = row.events.map((e) => ({ ...e, project_id: segment.project_id }));
+  if (row.settled) events.push(...(await reopenWaited(db, segment, runId, row.at)));
+  return { done: row.last, walked: row.walked, entered: row.entered, exited: row.exited, events };
+}
+
+async function runChunk(db: Knex, runId: string, batchSize: number): Promise<{ segment: SegmentRow; row: ChunkRow } | null> {
+  return db.transaction(async (trx) => {
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    if (run?.status !== 'RUNNING') return null;
+    const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
+    if (!segment) return null;
+    const lo = run.cursor ?? '';
+    const project = segment.project_id;
+    const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
+    // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
+    // listened (2), waits, written, history.
+    const bindings = [
+      ...[segment.id, segment.name, runId, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
+      ...[project, lo, batchSize],
+      batchSize,
+      ...[project, lo, ...match.bindings],
+      lo,
+      lo,
+      ...[project, project, project, project, project],
+    ];
+    const { rows } = await trx.raw<{ rows: ChunkRow[] }>(chunkSql(match.sql), bindings);
+    return { segment, row: rows[0] };
+  });
+}
+
+/**
+ * After a chunk's commit: of its events written already routed (created at its transaction's
+ * `at`, under its run), those whose contact has an execution waiting for them now (a wait that
+ * committed while the chunk's statement ran, which that statement did not see) are marked
+ * unrouted and returned, to hand to routing. It starts from the project's waits for the two names,
+ * so a project without such waits pays one index probe, and `at` keeps it to one partition.
+ */
+async function reopenWaited(db: Knex, segment: SegmentRow, runId: string, at: Date): Promise<RoutableEventRow[]> {
+  const { rows } = await db.raw(
+    `UPDATE events e SET routed_at = NULL
+       FROM workflow_executions x
+      WHERE x.project_id = ? AND x.status = 'WAITING' AND x.waiting_for IN (?, ?)
+        AND e.contact_id = x.contact_id AND e.name = x.waiting_for AND e.created_at = ?
+        AND e.data->>'computeId' = ? AND e.routed_at IS NOT NULL
+      RETURNING e.id, e.project_id, e.contact_id, e.name`,
+    [segment.project_id, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit'), at, runId],
+  );
+  return rows;
+}
+
+/** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
+export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {
+  return db.transaction(async (trx) => {
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    if (!run) return { memberCount: 0, entered: 0, exited: 0 };
+    if (run.status === 'COMPLETED') return { memberCount: run.member_count ?? 0, entered: run.entered, exited: run.exited };
+    const memberCount = await storedMemberCount(trx, run.segment_id);
+    await saveCount(trx, run.segment_id, memberCount);
+    await trx('segment_computes').where({ id: runId }).update({ status: 'COMPLETED', member_count: memberCount, finished_at: trx.fn.now() });
+    return { memberCount, entered: run.entered, exited: run.exited };
+  });
+}

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+import { listContacts } from '../../db/contactReaders';
+import { countMatchingOrEstimate, plannedRows } from '../../db/contactCounts';
+import { countMatching, loadFieldTypes } from '../../db/filters';
+import { recordEvents } from '../../db/events';
+import { countEventsByName } from '../../db/eventQueries';
+
+/**
+ * Estimated counts (db/contactCounts.ts, docs/capacity.md "Estimated counts"): at or above
+ * COUNT_ESTIMATE_THRESHOLD the contact list's total and the live count are estimated and say so;
+ * below it they are exact and the field is absent. The harness sets the threshold to 1 (the
+ * planner never estimates fewer than one row), so the estimate path runs on a small project.
+ */
+let h: Harness;
+let p: ProjectFixture;
+const CONTACTS = 1200;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { COUNT_ESTIMATE_THRESHOLD: '1' } });
+  p = await createProjectFixture(h);
+  // Enough contacts that the sample holds the 1,000 rows it needs; a third of them are "pro".
+  await h.deps.knex.raw(
+    `INSERT INTO contacts (id, project_id, email, subscribed, data)
+     SELECT 'cnt_est' || lpad(g::text, 9, '0') || ?, ?, 'est-' || g || '-' || ? || '@example.org', true,
+            jsonb_build_object('plan', CASE WHEN g % 3 = 0 THEN 'pro' ELSE 'free' END)
+       FROM generate_series(1, ?) g`,
+    [crypto.randomBytes(3).toString('hex'), p.projectId, crypto.randomBytes(3).toString('hex'), CONTACTS],
+  );
+  await h.deps.knex.raw('ANALYZE contacts');
+});
+afterAll(() => h?.stop());
+
+const api = () => ({
+  get: (path: string) => h.http.get(path).set(bearer(p.secretKey)),
+  post: (path: string, body: object) => h.http.post(path).set(bearer(p.secretKey)).send(body),
+});
+const pro = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] };
+
+describe('estimated counts', () => {
+  it('estimates the unfiltered list total above the threshold and says so; a search stays exact', async () => {
+    const planned = await plannedRows(h.deps.knex, h.deps.knex('contacts').where({ project_id: p.projectId }).select(h.deps.knex.raw('1')));
+    const list = await api().get('/contacts?limit=5');
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ total: planned, estimated: true });
+    const searched = await api().post('/contacts/search', { search: 'est-7-', limit: 5 });
+    expect(searched.status).toBe(200);
+    expect(searched.body.total).toBe(1);
+    expect(searched.body).not.toHaveProperty('estimated');
+    // A later page answers 0 as the spec says, never an estimate.
+    const next = await api().get(`/contacts?limit=5&cursor=${list.body.cursor}`);
+    expect(next.body).toMatchObject({ total: 0 });
+    expect(next.body).not.toHaveProperty('estimated');
+  });
+
+  it('is exact below the threshold', async () => {
+    for (const estimateAbove of [0, 1_000_000_000]) {
+      const page = await listContacts(h.deps.knex, { projectId: p.projectId, limit: 5, sort: 'createdAt', dir: 'desc', estimateAbove });
+      expect(page).toMatchObject({ total: CONTACTS, estimated: false });
+    }
+    const types = await loadFieldTypes(h.deps.knex, p.projectId);
+    expect(await countMatchingOrEstimate(h.deps.knex, p.projectId, pro, types, 1_000_000_000)).toEqual({ count: CONTACTS / 3, estimated: false });
+  });
+
+  it('estimates the live count from a sample above the threshold, and counts exactly what the sample puts below it', async () => {
+    const knex = h.deps.knex;
+    const planned = await plannedRows(knex, knex('contacts').where({ project_id: p.projectId }).select(knex.raw('1')));
+    const res = await api().post('/contacts/count', { condition: pro });
+    expect(res.status).toBe(200);
+    // The test database is far below the sample size: the sample is the whole table, so the share is exact.
+    expect(res.body).toEqual({ count: Math.round((planned * (CONTACTS / 3)) / CONTACTS), estimated: true });
+    const none = await api().post('/contacts/count', {
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'nobody' }] }] },
+    });
+    expect(none.body).toEqual({ count: 0 });
+    expect(await countMatching(knex, p.projectId, pro)).toBe(CONTACTS / 3);
+  });
+});
+
+describe('top events over a window ending now', () => {
+  it('reads the current hour from its hourly row and still equals the log', async () => {
+    const knex = h.deps.knex;
+    const fx = await createProjectFixture(h, 'top events');
+    const contact = (
+      await knex('contacts')
+        .insert({ id: `cnt_top${crypto.randomBytes(6).toString('hex')}`, project_id: fx.projectId, email: 'top@example.org' })
+        .returning('id')
+    )[0].id;
+    await recordEvents(
+      knex,
+      [1, 2, 3].map(() => ({ projectId: fx.projectId, contactId: contact, name: 'burst' })),
+    );
+    const to = new Date();
+    const from = new Date(to.getTime() - 2 * 86_400_000);
+    const log = [{ name: 'burst', count: 3, uniqueContacts: 1 }];
+    expect(await countEventsByName(knex, { projectId: fx.projectId, from, to, limit: 10, untilNow: true })).toEqual(log);
+    expect(await countEventsByName(knex, { projectId: fx.projectId, from, to, limit: 10 })).toEqual(log);
+    // Proof of the path: a count in the current hour's row that the log does not have shows up only with untilNow.
+    await knex('event_hourly_counts').insert({
+      project_id: fx.projectId,
+      name: 'burst',
+      hour: new Date(Math.floor(to.getTime() / 3_600_000) * 3_600_000),
+      slot: 9,
+      count: 2,
+    });
+    expect((await countEventsByName(knex, { projectId: fx.projectId, from, to, limit: 10, untilNow: true }))[0].count).toBe(5);
+    expect((await countEventsByName(knex, { projectId: fx.projectId, from, to, limit: 10 }))[0].count).toBe(3);
+    const route = await h.http.get('/analytics/top-events?days=2').set(bearer(fx.secretKey));
+    expect(route.body.data).toEqual([{ name: 'burst', count: 5, uniqueContacts: 1 }]);
+  });
+});

@@ -1,0 +1,192 @@
+import crypto from 'node:crypto';
+import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
+import { uniqueEmail } from '../helpers/fixtures';
+import { deterministicUuid } from '../../lib/ids';
+import { upsertContact } from '../../db/contactWriters';
+import { recordEvents } from '../../db/events';
+import { createSegment, membershipEventId, SegmentRow } from '../../db/segments';
+import { beginCompute, computeBatch, finishCompute } from '../../db/segmentCompute';
+
+/**
+ * The set-based compute (db/segmentCompute.ts) against a naive answer kept in this file: random
+ * contacts, a condition on data and on events, random chunk sizes, several rounds of random
+ * changes; each round's memberCount, entered and exited, the stored members, the events and the
+ * history rows must be exactly what the sets say.
+ */
+let h: Harness;
+let p: ProjectFixture;
+
+beforeAll(async () => {
+  h = await startHarness();
+  p = await createProjectFixture(h);
+});
+afterAll(() => h?.stop());
+
+interface Person {
+  id: string;
+  email: string;
+  n: number;
+  bought: boolean;
+}
+
+const rand = (k: number) => crypto.randomInt(k);
+/** The naive rule, as the condition below states it: n < 4, or bought, but never n = 9. */
+const matches = (x: Person) => (x.n < 4 || x.bought) && x.n !== 9;
+
+async function person(tag: string): Promise<Person> {
+  const x = { email: uniqueEmail(), n: rand(10), bought: rand(3) === 0 };
+  const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email: x.email, data: { tag, n: x.n }, defaultSubscribed: true });
+  if (x.bought) await recordEvents(h.deps.knex, [{ projectId: p.projectId, contactId: contact.id, name: `buy-${tag}` }]);
+  return { ...x, id: contact.id };
+}
+
+async function compute(segment: SegmentRow, chunk: number) {
+  const runId = `segment-${segment.id}-${crypto.randomUUID()}`;
+  await beginCompute(h.deps.knex, segment.id, runId);
+  let chunks = 0;
+  let routable = 0;
+  for (let done = false; !done; chunks++) {
+    const out = await computeBatch(h.deps.knex, runId, chunk);
+    done = out.done;
+    routable += out.events.length;
+  }
+  return { runId, chunks, routable, result: await finishCompute(h.deps.knex, runId) };
+}
+
+const sorted = (ids: Iterable<string>) => [...ids].sort();
+
+describe('segment compute, set-based', () => {
+  it('matches a naive diff on random data over several rounds: counts, members, events and history rows', async () => {
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    const people: Person[] = [];
+    for (let i = 0; i < 120; i++) people.push(await person(tag));
+    const segment = await createSegment(h.deps.knex, p.projectId, {
+      name: `Random ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: {
+        logic: 'AND',
+        groups: [
+          {
+            filters: [
+              { field: 'data.tag', operator: 'equals', value: tag },
+              { field: 'data.n', operator: 'notEquals', value: 9 },
+            ],
+            conditions: {
+              logic: 'OR',
+              groups: [{ filters: [{ field: 'data.n', operator: 'lessThan', value: 4 }] }, { filters: [{ field: `event.buy-${tag}`, operator: 'triggered' }] }],
+            },
+          },
+        ],
+      },
+    });
+    const entryName = `segment.${segment.slug}.entry`;
+    const exitName = `segment.${segment.slug}.exit`;
+    let before = new Set<string>();
+
+    for (let round = 0; round < 4; round++) {
+      if (round > 0) {
+        // Random changes: new values for some, new contacts, new purchases.
+        for (const x of people.filter(() => rand(3) === 0)) {
+          x.n = rand(10);
+          await upsertContact(h.deps.knex, { projectId: p.projectId, email: x.email, data: { n: x.n }, defaultSubscribed: true });
+        }
+        for (const x of people.filter((y) => !y.bought && rand(8) === 0)) {
+          x.bought = true;
+          await recordEvents(h.deps.knex, [{ projectId: p.projectId, contactId: x.id, name: `buy-${tag}` }]);
+        }
+        for (let i = 0; i < 10; i++) people.push(await person(tag));
+      }
+      const expected = new Set(people.filter(matches).map((x) => x.id));
+      const entered = [...expected].filter((id) => !before.has(id));
+      const exited = [...before].filter((id) => !expected.has(id));
+
+      // Chunks that cut the project's contacts anywhere (other tests' contacts share the project).
+      const chunk = 1 + rand(60);
+      const { runId, chunks, routable, result } = await compute(segment, chunk);
+      expect(chunks).toBeGreaterThan(1);
+      expect(result).toEqual({ memberCount: expected.size, entered: entered.length, exited: exited.length });
+      // Nothing listens to these names: every event is written already routed, none handed to routing.
+      expect(routable).toBe(0);
+
+      const members = await h.deps.knex('segment_members').where({ segment_id: segment.id }).pluck('contact_id');
+      expect(sorted(members)).toEqual(sorted(expected));
+
+      const events = await h.deps
+        .knex('events')
+        .where({ project_id: p.projectId })
+        .whereIn('name', [entryName, exitName])
+        .whereRaw("data->>'computeId' = ?", [runId]);
+      const byName = (name: string) => sorted(events.filter((e: any) => e.name === name).map((e: any) => e.contact_id));
+      expect(byName(entryName)).toEqual(sorted(entered));
+      expect(byName(exitName)).toEqual(sorted(exited));
+      for (const e of events) {
+        // The ids SQL derives are the ones Node derives (lib/ids deterministicUuidSql).
+        expect(e.id).toBe(membershipEventId(segment.id, e.contact_id, runId, e.name === entryName ? 'entry' : 'exit'));
+        expect(e.routed_at).not.toBeNull();
+        expect(e.data).toEqual({ segmentId: segment.id, segmentName: segment.name, computeId: runId });
+      }
+
+      // One history row per change, under the id derived from (segment, contact, run, change).
+      const historyIds = [
+        ...entered.map((id) => deterministicUuid('segment-membership-change', segment.id, id, runId, 'entry')),
+        ...exited.map((id) => deterministicUuid('segment-membership-change', segment.id, id, runId, 'exit')),
+      ];
+      const history = await h.deps.knex('segment_membership_changes').whereIn('id', historyIds);
+      expect(history).toHaveLength(historyIds.length);
+      for (const r of history) expect(r).toMatchObject({ project_id: p.projectId, segment_id: segment.id, segment_name: segment.name, source: 'compute' });
+      expect(sorted(history.filter((r: any) => r.change === 'exit').map((r: any) => r.contact_id))).toEqual(sorted(exited));
+
+      expect((await h.deps.knex('segments').where({ id: segment.id }).first('member_count')).member_count).toBe(expected.size);
+      before = expected;
+    }
+    // Every history row of the segment is one of its events' changes: as many rows as events.
+    const [{ n: historyRows }] = await h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).count('* as n');
+    const [{ n: eventRows }] = await h.deps.knex('events').where({ project_id: p.projectId }).whereIn('name', [entryName, exitName]).count('* as n');
+    expect(Number(historyRows)).toBe(Number(eventRows));
+  });
+
+  it('hands to routing only the events something acts on: a workflow on the entry name, a contact waiting for the exit', async () => {
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    const [a, b, c] = [await person(tag), await person(tag), await person(tag)];
+    const segment = await createSegment(h.deps.knex, p.projectId, {
+      name: `Routed ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    const entryName = `segment.${segment.slug}.entry`;
+    const exitName = `segment.${segment.slug}.exit`;
+    const api = (path: string, body: object, method: 'post' | 'patch' = 'post') => h.http[method](path).set(bearer(p.secretKey)).send(body);
+
+    // Nothing listens yet: the first compute hands nothing to routing.
+    expect((await compute(segment, 2)).routable).toBe(0);
+
+    // A workflow enabled on the entry name, and an execution of c waiting for the exit.
+    const wf = await api('/workflows', { name: `on entry ${tag}`, eventName: entryName });
+    const trigger = wf.body.steps.find((s: any) => s.type === 'TRIGGER');
+    const exit = await api(`/workflows/${wf.body.id}/steps`, { type: 'EXIT', config: {} });
+    await api(`/workflows/${wf.body.id}/transitions`, { fromStepId: trigger.id, toStepId: exit.body.id });
+    expect((await api(`/workflows/${wf.body.id}`, { enabled: true }, 'patch')).status).toBe(200);
+    await h.deps.knex('workflow_executions').insert({
+      id: crypto.randomUUID(),
+      project_id: p.projectId,
+      workflow_id: wf.body.id,
+      contact_id: c.id,
+      status: 'WAITING',
+      waiting_for: exitName,
+      test: JSON.stringify({ by: 'segmentCompute.test' }),
+    });
+
+    const d = await person(tag);
+    for (const x of [a, c]) await upsertContact(h.deps.knex, { projectId: p.projectId, email: x.email, data: { tag: 'gone' }, defaultSubscribed: true });
+    const { runId, result } = await compute(segment, 3);
+    expect(result).toEqual({ memberCount: 2, entered: 1, exited: 2 });
+    const events = await h.deps.knex('events').where({ project_id: p.projectId }).whereRaw("data->>'computeId' = ?", [runId]);
+    const state = Object.fromEntries(
+      events.map((e: any) => [`${e.name === entryName ? 'entry' : 'exit'}:${e.contact_id}`, e.routed_at === null ? 'open' : 'routed']),
+    );
+    expect(state).toEqual({ [`entry:${d.id}`]: 'open', [`exit:${a.id}`]: 'routed', [`exit:${c.id}`]: 'open' });
+    expect(b.id).toBeTruthy();
+  });
+});
