@@ -49,7 +49,9 @@ interface Item {
 
 /**
  * One statement writes a round of contacts with distinct emails, rule for rule as upsertContact's
- * does for one: lock the existing rows (in email order, so two batches never lock crosswise),
+ * does for one: lock the existing rows (one index probe each, in email order so two batches never
+ * lock crosswise; the locking subquery is never flattened into a join, which the planner would run
+ * as a scan of the project's contacts, a cost growing with every batch),
  * insert the new ones, merge each patch against its locked row (`||` sets, `-` deletes) and write
  * only rows it changes, record consent for new contacts and flips, and the flip's event against
  * the locked (true previous) state. A row another writer inserted after this statement's snapshot
@@ -59,10 +61,10 @@ const ROUND_SQL = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset(?::jsonb) AS i(id text, email text, subscribed boolean, patch jsonb, unset text[])
 ), old AS (
-  SELECT c.id, c.email, c.subscribed, c.data FROM contacts c
-   WHERE c.project_id = ?::uuid AND c.email IN (SELECT email FROM input)
-   ORDER BY c.email
-   FOR NO KEY UPDATE
+  SELECT o.* FROM unnest(?::text[]) AS e(email)
+  CROSS JOIN LATERAL (
+    SELECT c.id, c.email, c.subscribed, c.data FROM contacts c WHERE c.project_id = ?::uuid AND c.email = e.email FOR NO KEY UPDATE
+  ) o
 ), ins AS (
   INSERT INTO contacts (id, project_id, email, subscribed, data)
   SELECT i.id, ?::uuid, i.email, COALESCE(i.subscribed, ?::boolean), i.patch FROM input i
@@ -144,6 +146,7 @@ export async function upsertContacts(
       if (attempt === 3) throw new Error('contact batch upsert kept racing with concurrent writers');
       const { rows } = await trx.raw(ROUND_SQL, [
         JSON.stringify(pending),
+        pending.map((i) => i.email).sort(),
         input.projectId,
         input.projectId,
         input.defaultSubscribed,
