@@ -1,10 +1,23 @@
 import { Context } from '@temporalio/activity';
 import type { Knex } from 'knex';
 import type { ActivityDeps } from './deps';
-import { ContactDataError } from '../lib/contactData';
-import { deleteContact, updateContact, upsertContact } from '../db/contactWriters';
+import { deleteContact, updateContact } from '../db/contactWriters';
+import { type BatchContact, upsertContacts } from '../db/contactBatchWriter';
 import type { EventRow } from '../db/events';
-import { BatchResult, BulkRowPayload, finishJob, ImportRowPayload, JobRow, JobRowRecord, markJobRunning, processJobBatch, RowOutcome } from '../db/jobs';
+import {
+  ApplyRows,
+  BatchResult,
+  BulkRowPayload,
+  eachRow,
+  finishJob,
+  ImportRowPayload,
+  JobError,
+  JobRow,
+  JobRowRecord,
+  markJobRunning,
+  processJobBatch,
+  RowOutcome,
+} from '../db/jobs';
 import { writeExportLine } from '../db/contactExport';
 
 export interface JobBatchInput {
@@ -17,22 +30,32 @@ export interface JobBatchInput {
 const OK: RowOutcome = { ok: true };
 const NOT_FOUND = 'Contact not found';
 
-/** One staged row through the contact writers of db/contactWriters, inside the batch transaction. */
-async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, events: EventRow[]): Promise<RowOutcome> {
-  const projectId = job.project_id;
-  if (job.type === 'IMPORT') {
-    const p = row.payload as ImportRowPayload;
-    if ('error' in p) return { ok: false, error: { row: row.row_number, message: p.error } };
-    try {
-      const r = await upsertContact(trx, { projectId, email: p.email, subscribed: p.subscribed, data: p.data, defaultSubscribed: true, source: 'import' });
-      events.push(...r.events);
-      return OK;
-    } catch (err) {
-      // Raised before any SQL, so the batch transaction is still usable.
-      if (err instanceof ContactDataError) return { ok: false, error: { row: row.row_number, message: err.message } };
-      throw err;
+/**
+ * An import batch as one set-based write (db/contactBatchWriter): the rows staged with an error
+ * (a bad email, a cell that does not fit its column's type) are row errors naming their row, the
+ * others are upserted together, inside the batch transaction.
+ */
+async function applyImport(trx: Knex.Transaction, job: JobRow, rows: JobRowRecord<ImportRowPayload>[], events: EventRow[]): Promise<JobError[]> {
+  const errors: JobError[] = [];
+  const contacts: BatchContact[] = [];
+  const rowOf: number[] = [];
+  for (const { row_number, payload: p } of rows) {
+    if ('error' in p) errors.push({ row: row_number, message: p.error });
+    else {
+      contacts.push(p);
+      rowOf.push(row_number);
     }
   }
+  const written = await upsertContacts(trx, { projectId: job.project_id, contacts, defaultSubscribed: true, source: 'import' });
+  events.push(...written.events);
+  errors.push(...written.errors.map((e) => ({ row: rowOf[e.index], message: e.message })));
+  // The job's errors read in row order, as a person walks the file.
+  return errors.sort((a, b) => a.row! - b.row!);
+}
+
+/** One staged row of a bulk or export job, inside the batch transaction. */
+async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, events: EventRow[]): Promise<RowOutcome> {
+  const projectId = job.project_id;
   if (job.type === 'EXPORT') return writeExportLine(trx, job, row as JobRowRecord<BulkRowPayload>);
   const { contactId } = row.payload as BulkRowPayload;
   const notFound: RowOutcome = { ok: false, error: { contactId, message: NOT_FOUND } };
@@ -66,10 +89,14 @@ export function bulkActivities(deps: ActivityDeps) {
     async applyJobBatch(input: JobBatchInput): Promise<BatchResult> {
       const ctx = Context.current();
       const events: EventRow[] = [];
-      const result = await processJobBatch(deps.knex, input.jobId, input, (trx, job, row) => {
+      const perRow = eachRow((trx, job, row) => {
         ctx.heartbeat();
         return applyRow(trx, job, row, events);
       });
+      const apply: ApplyRows<unknown> = (trx, job, rows) =>
+        job.type === 'IMPORT' ? applyImport(trx, job, rows as JobRowRecord<ImportRowPayload>[], events) : perRow(trx, job, rows);
+      ctx.heartbeat();
+      const result = await processJobBatch(deps.knex, input.jobId, input, apply);
       await routeCommitted(deps, events);
       return result;
     },

@@ -3,8 +3,9 @@ import type { Knex } from 'knex';
 /**
  * The consent record (docs/privacy.md "Consent record"): every change of a contact's `subscribed`
  * flag or of a topic state, with its source and, for changes the person made through a link in our
- * emails, the address and User-Agent of their browser. Written only by db/contactWriters and db/topics,
- * inside the change's own transaction (or statement), so no change is ever without its record.
+ * emails, the address and User-Agent of their browser. Written only by db/contactWriters (imports:
+ * db/contactBatchWriter) and db/topics, inside the change's own transaction (or statement), so no
+ * change is ever without its record.
  */
 
 export type ConsentScope = 'global' | 'topic';

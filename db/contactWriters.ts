@@ -11,7 +11,8 @@ import type { ContactRow } from './contactReaders';
 import { assertValidData, CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED, ContactData, fieldEntries, IDENTITY, splitData, SplitData } from '../lib/contactData';
 
 /**
- * The contact writers, which apply the data rules of lib/contactData.ts: nobody else writes
+ * The contact writers, which apply the data rules of lib/contactData.ts (imports write through their
+ * batch twin, db/contactBatchWriter.ts, which must keep the same rules): nobody else writes
  * `contacts.data` or `contacts.subscribed`.
  */
 

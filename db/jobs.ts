@@ -4,7 +4,7 @@ import { uuid } from '../lib/ids';
 /**
  * Contact import and bulk jobs (docs/api.md, "Import and bulk jobs"). A job's input is staged in `job_rows` when it is
  * created; the bulkJob workflow then walks the rows in keyset order. Each batch applies its rows,
- * flips their `done` flag and moves the job's counters in one transaction, so a retried activity,
+ * removes them from `job_rows` and moves the job's counters in one transaction, so a retried activity,
  * a restarted worker or a replayed workflow never applies a row twice.
  */
 
@@ -58,7 +58,7 @@ export interface JobRowRecord<P = unknown> {
   payload: P;
 }
 
-const STAGE_BATCH = 1000;
+const STAGE_BATCH = 5000;
 
 /**
  * Creates a QUEUED job with its input rows in one transaction: an input that fails half way
@@ -72,7 +72,13 @@ export async function createJob(db: Knex, input: { projectId: string; type: JobT
     let total = 0;
     const flush = async () => {
       if (pending.length === 0) return;
-      await trx('job_rows').insert(pending.map((r) => ({ job_id: id, row_number: r.rowNumber, payload: JSON.stringify(r.payload) })));
+      // One JSON text for the whole batch, split by Postgres: a fifth of the cost of a VALUES list
+      // of 3 × 5,000 bindings that knex would build and Postgres parse.
+      await trx.raw(
+        `INSERT INTO job_rows (job_id, row_number, payload)
+         SELECT ?::uuid, (?::int[])[t.n], t.payload FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS t(payload, n)`,
+        [id, pending.map((r) => r.rowNumber), JSON.stringify(pending.map((r) => r.payload))],
+      );
       total += pending.length;
       pending = [];
     };
@@ -112,42 +118,50 @@ export interface BatchResult {
   total?: number;
 }
 
-/**
- * Applies the next `limit` pending rows after row `after` with `apply`, which runs inside the
- * batch transaction (so its writes commit with the `done` flags and counters, or not at all). The
- * job row is locked first, which also serialises a timed-out attempt still running with its retry.
- */
-export async function processJobBatch<P>(
-  db: Knex,
-  jobId: string,
-  range: { after: number; limit: number },
-  apply: (trx: Knex.Transaction, job: JobRow, row: JobRowRecord<P>) => Promise<RowOutcome>,
-): Promise<BatchResult> {
-  return db.transaction(async (trx) => {
-    const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
-    if (job?.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
-    const rows: JobRowRecord<P>[] = await trx('job_rows')
-      .where({ job_id: jobId, done: false })
-      .andWhere('row_number', '>', range.after)
-      .orderBy('row_number')
-      .limit(range.limit)
-      .select('row_number', 'payload');
-    if (rows.length === 0) return { last: range.after, more: false, processed: job.processed, total: job.total };
+/** What a batch's `apply` reports: one error per row that failed (the others succeeded). */
+export type ApplyRows<P> = (trx: Knex.Transaction, job: JobRow, rows: JobRowRecord<P>[]) => Promise<JobError[]>;
 
-    let succeeded = 0;
+/** A per-row applier as a batch one, rows in order (bulk and export jobs, whose rows are few and cheap). */
+export function eachRow<P>(apply: (trx: Knex.Transaction, job: JobRow, row: JobRowRecord<P>) => Promise<RowOutcome>): ApplyRows<P> {
+  return async (trx, job, rows) => {
     const errors: JobError[] = [];
     for (const row of rows) {
       const outcome = await apply(trx, job, row);
-      if (outcome.ok) succeeded++;
-      else errors.push(outcome.error);
+      if (!outcome.ok) errors.push(outcome.error);
     }
+    return errors;
+  };
+}
+
+/**
+ * Applies the next `limit` pending rows after row `after` with `apply`, which runs inside the
+ * batch transaction (so its writes commit with the rows' removal and the counters, or not at
+ * all). The job row is locked first, which also serialises a timed-out attempt still running with
+ * its retry. The rows are taken by deleting them: a row applied once is gone for any retry, and
+ * the job's end has no staged input left to delete. (`done` is still honoured: rows an earlier
+ * version flipped instead of removing are skipped.)
+ */
+export async function processJobBatch<P>(db: Knex, jobId: string, range: { after: number; limit: number }, apply: ApplyRows<P>): Promise<BatchResult> {
+  return db.transaction(async (trx) => {
+    const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
+    if (job?.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
+    const { rows: taken } = await trx.raw(
+      `DELETE FROM job_rows
+        WHERE job_id = ? AND row_number IN (
+          SELECT row_number FROM job_rows WHERE job_id = ? AND NOT done AND row_number > ? ORDER BY row_number LIMIT ?)
+        RETURNING row_number, payload`,
+      [jobId, jobId, range.after, range.limit],
+    );
+    const rows = (taken as JobRowRecord<P>[]).sort((a, b) => a.row_number - b.row_number);
+    if (rows.length === 0) return { last: range.after, more: false, processed: job.processed, total: job.total };
+
+    const errors = await apply(trx, job, rows);
     const last = rows[rows.length - 1].row_number;
-    await trx('job_rows').where({ job_id: jobId, done: false }).whereBetween('row_number', [rows[0].row_number, last]).update({ done: true });
     await trx('jobs')
       .where({ id: jobId })
       .update({
         processed: trx.raw('processed + ?', [rows.length]),
-        succeeded: trx.raw('succeeded + ?', [succeeded]),
+        succeeded: trx.raw('succeeded + ?', [rows.length - errors.length]),
         failed: trx.raw('failed + ?', [errors.length]),
         ...(errors.length && job.errors.length < MAX_JOB_ERRORS ? { errors: JSON.stringify([...job.errors, ...errors].slice(0, MAX_JOB_ERRORS)) } : {}),
       });

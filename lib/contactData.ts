@@ -1,8 +1,8 @@
 /**
  * The contact data rules (spec "Contact data"), shared by every writer: POST/PATCH /contacts,
  * /v1/send, /v1/track, workflow UPDATE_CONTACT steps, imports and bulk jobs. Pure: the writers
- * that apply them are db/contactWriters.ts, the only code that writes `contacts.data` or
- * `contacts.subscribed`.
+ * that apply them are db/contactWriters.ts (and its batch twin for imports, db/contactBatchWriter.ts),
+ * the only code that writes `contacts.data` or `contacts.subscribed`.
  */
 
 export type ContactData = Record<string, unknown>;

@@ -16,6 +16,9 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+/** The characters that end a run of an unquoted field's ordinary characters. */
+const SPECIAL = /[,\r\n"]/g;
+
 export class CsvParser {
   private field = '';
   private row: string[] = [];
@@ -29,7 +32,11 @@ export class CsvParser {
   private atStart = true;
   private records = 0;
 
-  /** Complete records found in this chunk. A blank line is a record of one empty cell. */
+  /**
+   * Complete records found in this chunk. A blank line is a record of one empty cell. Runs of
+   * ordinary characters are copied as slices (found with indexOf or one regex step), not one
+   * character at a time: parsing was most of an import request's CPU.
+   */
   push(chunk: string): string[][] {
     const out: string[][] = [];
     let i = 0;
@@ -37,36 +44,52 @@ export class CsvParser {
       this.atStart = false;
       if (chunk.charCodeAt(0) === 0xfeff) i = 1;
     }
-    for (; i < chunk.length; i++) {
-      const c = chunk[i];
+    while (i < chunk.length) {
       if (this.inQuotes) {
-        if (c === '"') {
-          this.inQuotes = false;
-          this.justClosed = true;
-        } else this.field += c;
+        const q = chunk.indexOf('"', i);
+        if (q === -1) {
+          this.field += chunk.slice(i);
+          break;
+        }
+        this.field += chunk.slice(i, q);
+        this.inQuotes = false;
+        this.justClosed = true;
+        i = q + 1;
         continue;
       }
+      const c = chunk[i];
       const closed = this.justClosed;
       const cr = this.afterCR;
       this.justClosed = false;
       this.afterCR = false;
-      if (c === '\n' && cr) continue;
+      if (c === '\n' && cr) {
+        i++;
+        continue;
+      }
       if (c === '\r' || c === '\n') {
         this.afterCR = c === '\r';
         out.push(this.endRow());
+        i++;
         continue;
       }
       this.dirty = true;
       if (c === ',') {
         this.row.push(this.field);
         this.field = '';
+        i++;
       } else if (c === '"' && closed) {
         this.field += '"';
         this.inQuotes = true;
+        i++;
       } else if (c === '"' && this.field === '') {
         this.inQuotes = true;
+        i++;
       } else {
-        this.field += c;
+        // An ordinary character (or a quote inside an unquoted field): it and those after it up to the next special one.
+        SPECIAL.lastIndex = i + 1;
+        const end = SPECIAL.exec(chunk)?.index ?? chunk.length;
+        this.field += chunk.slice(i, end);
+        i = end;
       }
     }
     return out;
