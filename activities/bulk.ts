@@ -68,15 +68,13 @@ async function applyRow(trx: Knex.Transaction, job: JobRow, row: JobRowRecord, e
 
 /**
  * Subscription changes trigger workflows like any other event, so they are handed over once their
- * batch has committed (heartbeating: a batch may carry hundreds). A failed hand-off leaves the
+ * batch has committed, as one routeEventBatch (services/events.ts). A failed hand-off leaves the
  * event for the maintenance sweep rather than failing a batch that can no longer be undone.
  */
 async function routeCommitted(deps: ActivityDeps, events: EventRow[]): Promise<void> {
-  const ctx = Context.current();
-  for (const e of events) {
-    ctx.heartbeat();
-    await deps.runtime.events.handOff([e]);
-  }
+  // One routeEventBatch for the batch's events (a bulk unsubscribe of 2,500 contacts is 2,500
+  // events): one start per event crowded the worker's workflow slots and starved the job itself.
+  await deps.runtime.events.handOff(events, { batch: true, context: { source: 'contact job' } });
 }
 
 /** The steps of the `bulkJob` workflow; each is idempotent (see db/jobs). */
