@@ -7,27 +7,15 @@ import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
 import { i18n } from '../i18n';
 import { useTranslation } from 'react-i18next';
+import type { campaigns as campaignWords } from '../i18n/en/campaigns';
 
 /** The JSON page (the same route also answers CSV, which this screen downloads separately). */
 type RecipientPage = ResponseOf<'/campaigns/{id}/recipients', 'get'>;
 type Status = 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained' | 'unsubscribed';
 const FILTERS: (Status | 'all')[] = ['all', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'unsubscribed'];
-/** An email's statuses (the API types the field as a string): each has its words; an unknown one shows as it is. */
-const EMAIL_STATUSES = [
-  'SCHEDULED',
-  'CANCELLED',
-  'QUEUED',
-  'SENDING',
-  'SENT',
-  'DELIVERED',
-  'OPENED',
-  'CLICKED',
-  'BOUNCED',
-  'COMPLAINED',
-  'FAILED',
-  'SUPPRESSED',
-] as const;
-const knownStatus = (s: string): s is (typeof EMAIL_STATUSES)[number] => (EMAIL_STATUSES as readonly string[]).includes(s);
+/** An email status the catalogue has words for (campaigns:recipients.emailStatus); an unknown one shows as it is. */
+type KnownStatus = keyof (typeof campaignWords)['recipients']['emailStatus'];
+const knownStatus = (s: string): s is KnownStatus => i18n.exists(`campaigns:recipients.emailStatus.${s}`);
 
 const when = (t: string | null) => (t ? momentWords(t) : '—');
 
