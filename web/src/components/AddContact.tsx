@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ErrorState } from './States';
 
@@ -63,7 +64,7 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
     onSuccess: async () => {
       const added = email.trim();
       close();
-      await Promise.all([qc.invalidateQueries({ queryKey: ['contacts', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
       onAdded?.(added);
     },
   });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
@@ -20,7 +21,7 @@ export default function CampaignPage() {
   const { campaignId } = useParams();
   const [search] = useSearchParams();
   const campaign = useQuery({
-    queryKey: ['campaign', projectId, campaignId],
+    queryKey: keys.campaigns.one(projectId, campaignId),
     enabled: !!campaignId,
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 2000 : false),
     queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id: campaignId! } } })),

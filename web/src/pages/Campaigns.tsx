@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ACTIVE, CAMPAIGN_STATUSES, isOne, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -24,7 +25,7 @@ export default function Campaigns() {
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [debounced, status]);
   const list = useQuery({
-    queryKey: ['campaigns', projectId, debounced, status, page],
+    queryKey: keys.campaigns.list(projectId, debounced, status, page),
     placeholderData: keepPreviousData,
     // A sending campaign's progress moves: refresh while one is listed.
     refetchInterval: (q) => (q.state.data?.data.some((c) => ACTIVE.includes(c.status)) ? 3000 : false),

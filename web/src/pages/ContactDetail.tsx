@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
@@ -114,7 +115,7 @@ export default function ContactDetail() {
   const [editing, setEditing] = useState<string | null>(null);
   const [removingField, setRemovingField] = useState<string | null>(null);
   const contact = useQuery({
-    queryKey: ['contact', projectId, contactId],
+    queryKey: keys.contacts.one(projectId, contactId),
     queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
   });
   usePageTitle(contact.data ? t('detail.pageTitle', { email: contact.data.email }) : t('detail.pageTitleLoading'));
@@ -122,8 +123,8 @@ export default function ContactDetail() {
     meta: { success: (_d, subscribed) => (subscribed ? t('subscribed') : t('unsubscribed')) },
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed } })),
     onSuccess: (data) => {
-      qc.setQueryData(['contact', projectId, contactId], data);
-      return qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
+      return qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
     },
   });
   const patchData = useMutation({
@@ -132,12 +133,12 @@ export default function ContactDetail() {
     onSuccess: (data) => {
       setEditing(null);
       setRemovingField(null);
-      qc.setQueryData(['contact', projectId, contactId], data);
-      return qc.invalidateQueries({ queryKey: ['contact-fields', projectId] });
+      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
+      return qc.invalidateQueries({ queryKey: keys.contactFields.all(projectId) });
     },
   });
   const types = useQuery({
-    queryKey: ['contact-fields', projectId],
+    queryKey: keys.contactFields.all(projectId),
     queryFn: () => unwrap(api.GET('/contacts/fields')),
   });
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
@@ -145,7 +146,7 @@ export default function ContactDetail() {
     meta: { success: t('detail.deleted') },
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
       navigate(`/p/${projectId}/contacts`);
     },
   });

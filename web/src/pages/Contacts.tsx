@@ -3,6 +3,7 @@ import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@ma
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { AddContact } from '../components/AddContact';
@@ -55,7 +56,7 @@ export default function Contacts() {
   const subscribedFlag = subscribed === 'all' ? undefined : subscribed === 'true';
   const matching = matchingOf({ ...view, search: debounced }, subscribedFlag);
   const page = useQuery({
-    queryKey: ['contacts', projectId, 'search', matching, sort, cursor],
+    queryKey: keys.contacts.search(projectId, matching, sort, cursor),
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(
@@ -71,7 +72,7 @@ export default function Contacts() {
       setEstimated(page.data.estimated === true);
     }
   }, [page.data, page.isPlaceholderData, cursor]);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
   const narrowed = !!(view.filter || debounced || subscribed !== 'all');
   return (
     <Stack>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -36,7 +37,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } } })),
     onSuccess: (checked) => {
       setOutcome(checkOutcome(checked, t));
-      return qc.invalidateQueries({ queryKey: ['domains', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.domains.all(projectId) });
     },
   });
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -46,7 +47,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } } })),
     onSuccess: async () => {
       setAsking(false);
-      await Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.domains.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
     },
   });
   return (
@@ -123,7 +124,7 @@ export default function Domains() {
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const domains = useQuery({
-    queryKey: ['domains', projectId],
+    queryKey: keys.domains.all(projectId),
     queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
   });
   const add = useMutation({
@@ -131,7 +132,7 @@ export default function Domains() {
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
     onSuccess: () => {
       setName('');
-      return Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      return Promise.all([qc.invalidateQueries({ queryKey: keys.domains.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
     },
   });
   const submit = (e: FormEvent) => {

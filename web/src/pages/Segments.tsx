@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
@@ -11,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 export default function Segments() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
-  const list = useQuery({ queryKey: ['segments', projectId], queryFn: () => unwrap(api.GET('/segments')) });
+  const list = useQuery({ queryKey: keys.segments.all(projectId), queryFn: () => unwrap(api.GET('/segments')) });
   return (
     <Stack>
       <Group justify="space-between">

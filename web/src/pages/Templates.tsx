@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -21,7 +22,7 @@ export default function Templates() {
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [debounced, type]);
   const list = useQuery({
-    queryKey: ['templates', projectId, debounced, type, page],
+    queryKey: keys.templates.list(projectId, debounced, type, page),
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(

@@ -21,6 +21,7 @@ import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } f
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -49,18 +50,18 @@ export default function WorkflowExecutions() {
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const workflow = useQuery({
-    queryKey: ['workflow', projectId, workflowId],
+    queryKey: keys.workflows.one(projectId, workflowId),
     queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } } })),
   });
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
-      queryKey: ['executions', projectId, workflowId, 'count', s],
+      queryKey: keys.executions.count(projectId, workflowId, s),
       refetchInterval: LIVE_MS,
       queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
     })),
   });
   const list = useQuery({
-    queryKey: ['executions', projectId, workflowId, 'list', status, page, searched],
+    queryKey: keys.executions.list(projectId, workflowId, status, page, searched),
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_MS,
     queryFn: () =>
@@ -78,7 +79,7 @@ export default function WorkflowExecutions() {
         }),
       ),
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['executions', projectId, workflowId] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.executions.all(projectId, workflowId) });
   const cancelAll = useMutation({
     meta: { success: t('executions.cancelledToast') },
     mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } } })),

@@ -4,6 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
@@ -23,7 +24,7 @@ export default function Workflows() {
   const [creating, setCreating] = useState(false);
   const [starting, setStarting] = useState(false);
   const list = useQuery({
-    queryKey: ['workflows', projectId, page, debounced],
+    queryKey: keys.workflows.list(projectId, page, debounced),
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } } })),
   });

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Group, Radio, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, fieldError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import type { CampaignDraft } from '../../api/campaigns';
 import { conditionErrors, FilterBuilder } from '../FilterBuilder';
 import { numberWords } from '../../api/dates';
@@ -24,7 +25,7 @@ export function AudienceFields({
 }) {
   const { t } = useTranslation('campaigns');
   const segments = useQuery({
-    queryKey: ['segments', projectId],
+    queryKey: keys.segments.all(projectId),
     enabled: draft.audienceType === 'SEGMENT',
     queryFn: () => unwrap(api.GET('/segments')),
   });

@@ -3,6 +3,7 @@ import { Anchor, Button, Group, NumberInput, Radio, Select, SimpleGrid, Stack, S
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, fieldError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useAppConfig } from '../../api/session';
 import { DURATION_UNITS, type Campaign, type CampaignDraft, type DurationUnit, type Schedule } from '../../api/campaigns';
 import { ErrorState } from '../States';
@@ -34,7 +35,7 @@ export function SenderFields({
   const { t } = useTranslation('campaigns');
   const config = useAppConfig();
   const domains = useQuery({
-    queryKey: ['domains', projectId],
+    queryKey: keys.domains.all(projectId),
     queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
   });
   const verified = (domains.data ?? []).filter((d) => d.status === 'VERIFIED').map((d) => d.domain);
@@ -97,7 +98,7 @@ export function TemplatePicker({
 }) {
   const { t } = useTranslation('campaigns');
   const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
+    queryKey: keys.templates.picker(projectId),
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const [loading, setLoading] = useState(false);

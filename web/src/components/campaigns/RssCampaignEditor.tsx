@@ -3,6 +3,7 @@ import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Sta
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import type { CampaignBody, CampaignDraft } from '../../api/campaigns';
 import { TEMPLATE_TYPES } from '../../api/templates';
 import { browserZone, newRssDraft, rssBodyOf, weekdayName, zoneNames, type RssDraft } from '../../api/rssCampaigns';
@@ -27,7 +28,7 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
   const set = (p: Partial<RssDraft>) => setDraft((d) => ({ ...d, ...p }));
   const zones = useMemo(zoneNames, []);
   const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
+    queryKey: keys.templates.picker(projectId),
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const create = useMutation({
@@ -35,8 +36,8 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
     mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody }))).data,
     onSuccess: async (row) => {
-      qc.setQueryData(['campaign', projectId, row.id], row);
-      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      qc.setQueryData(keys.campaigns.one(projectId, row.id), row);
+      await qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) });
       navigate(`/p/${projectId}/campaigns/${row.id}`, { replace: true });
     },
   });

@@ -4,6 +4,7 @@ import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table,
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { numberWords } from '../../api/dates';
 import { ErrorState } from '../States';
 import { type ImportJob, jobDone, jobPercent, useJobProgress } from './useJobProgress';
@@ -35,7 +36,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
   const [choices, setChoices] = useState<ColumnChoice[]>([]);
   const [reading, setReading] = useState(false);
   const fields = useQuery({
-    queryKey: ['contact-fields', projectId],
+    queryKey: keys.contactFields.all(projectId),
     enabled: opened,
     queryFn: () => unwrap(api.GET('/contacts/fields')),
   });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -40,7 +41,7 @@ export function VariableMenu({ projectId, onInsert }: { projectId: string; onIns
   const [opened, setOpened] = useState(false);
   const [fallback, setFallback] = useState('there');
   const fields = useQuery({
-    queryKey: ['contact-fields', projectId],
+    queryKey: keys.contactFields.all(projectId),
     enabled: opened,
     queryFn: () => unwrap(api.GET('/contacts/fields')),
   });

@@ -1,6 +1,7 @@
 import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import type { JsonSchema } from '../../api/workflows';
 import { useTranslation } from 'react-i18next';
 
@@ -24,7 +25,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
   const { t: tr } = useTranslation('workflows');
   const typeWords = tr('widgets.templateType', { returnObjects: true }) as Record<string, string>;
   const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
+    queryKey: keys.templates.picker(projectId),
     queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
   });
   const data = (templates.data?.data ?? []).map((t) => ({
@@ -51,7 +52,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
 export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const { t } = useTranslation('workflows');
   const names = useQuery({
-    queryKey: ['event-names', projectId],
+    queryKey: keys.events.names(projectId),
     queryFn: () => unwrap(api.GET('/events/names')),
   });
   return (
@@ -123,7 +124,7 @@ export function DurationInput({
 export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
   const { t } = useTranslation('workflows');
   const list = useQuery({
-    queryKey: ['picker', picker, projectId],
+    queryKey: keys.workflows.picker(picker, projectId),
     queryFn: async (): Promise<{ value: string; label: string }[]> => {
       if (picker === 'topic') return (await unwrap(api.GET('/topics'))).data.map((t) => ({ value: t.id, label: t.name }));
       if (picker === 'segment') return (await unwrap(api.GET('/segments'))).map((g) => ({ value: g.id, label: g.name }));
