@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useContact, useContactFields } from '../api/hooks/contacts';
 import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
@@ -114,10 +115,7 @@ export default function ContactDetail() {
   // The field form: null closed, 'new' to add one, or the key being edited.
   const [editing, setEditing] = useState<string | null>(null);
   const [removingField, setRemovingField] = useState<string | null>(null);
-  const contact = useQuery({
-    queryKey: keys.contacts.one(projectId, contactId),
-    queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
-  });
+  const contact = useContact(projectId, contactId);
   usePageTitle(contact.data ? t('detail.pageTitle', { email: contact.data.email }) : t('detail.pageTitleLoading'));
   const setSubscribed = useMutation({
     meta: { success: (_d, subscribed) => (subscribed ? t('subscribed') : t('unsubscribed')) },
@@ -137,10 +135,7 @@ export default function ContactDetail() {
       return qc.invalidateQueries({ queryKey: keys.contactFields.all(projectId) });
     },
   });
-  const types = useQuery({
-    queryKey: keys.contactFields.all(projectId),
-    queryFn: () => unwrap(api.GET('/contacts/fields')),
-  });
+  const types = useContactFields(projectId);
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
     meta: { success: t('detail.deleted') },

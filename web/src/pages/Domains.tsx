@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useDomains } from '../api/hooks/domains';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -123,10 +124,7 @@ export default function Domains() {
   const config = useAppConfig();
   const qc = useQueryClient();
   const [name, setName] = useState('');
-  const domains = useQuery({
-    queryKey: keys.domains.all(projectId),
-    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
-  });
+  const domains = useDomains(projectId);
   const add = useMutation({
     meta: { success: t('domains.added') },
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, fieldError, hasFieldErrors, type ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { SaveButton } from '../components/SaveButton';
@@ -68,7 +69,7 @@ export default function FormEditor() {
     enabled: !!formId,
     queryFn: () => unwrap(api.GET('/forms/{id}', { params: { path: { id: formId! } } })),
   });
-  const topics = useQuery({ queryKey: keys.topics.all(projectId), queryFn: () => unwrap(api.GET('/topics')) });
+  const topics = useTopics(projectId);
   const [draft, setDraft] = useState<Draft>(draftOf());
   useEffect(() => {
     if (form.data) setDraft(draftOf(form.data));

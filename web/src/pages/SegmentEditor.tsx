@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useSegment } from '../api/hooks/segments';
 import { useCurrentProject } from '../api/project';
 import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../components/FilterBuilder';
 import { ErrorState, Loading } from '../components/States';
@@ -164,11 +165,7 @@ export default function SegmentEditor() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const { segmentId } = useParams();
-  const segment = useQuery({
-    queryKey: keys.segments.one(projectId, segmentId),
-    enabled: !!segmentId,
-    queryFn: () => unwrap(api.GET('/segments/{id}', { params: { path: { id: segmentId! } } })),
-  });
+  const segment = useSegment(projectId, segmentId);
   return (
     <Stack>
       <Anchor component={Link} to={`/p/${projectId}/segments`} size="sm">

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useTemplate } from '../api/hooks/templates';
 import { useCurrentProject } from '../api/project';
 import { getDraft, publish, putDraft, type TemplateContent } from '../api/emailEditor';
 import { parsePreviewData, templateFieldOf } from '../api/templates';
@@ -270,11 +271,7 @@ export default function TemplateEditor() {
   const { projectId } = useCurrentProject();
   const { templateId } = useParams();
   const qc = useQueryClient();
-  const template = useQuery({
-    queryKey: keys.templates.one(projectId, templateId),
-    enabled: !!templateId,
-    queryFn: () => unwrap(api.GET('/templates/{id}', { params: { path: { id: templateId! } } })),
-  });
+  const template = useTemplate(projectId, templateId);
   // Read once per visit (and after a restore): a refetch would replace what is being edited.
   const draft = useQuery({
     queryKey: keys.templates.draft(projectId, templateId),

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Modal, Paper, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
@@ -131,7 +132,7 @@ export default function Topics() {
   const [slug, setSlug] = useState('');
   const [editing, setEditing] = useState<Topic | null>(null);
   const [deleting, setDeleting] = useState<Topic | null>(null);
-  const list = useQuery({ queryKey: keys.topics.all(projectId), queryFn: () => unwrap(api.GET('/topics')) });
+  const list = useTopics(projectId);
   const create = useMutation({
     meta: { success: t('topics.created') },
     mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined } })),

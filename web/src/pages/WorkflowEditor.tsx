@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useWorkflow } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { stepProblems, type StepType } from '../api/workflows';
 import { ErrorState, Loading } from '../components/States';
@@ -27,7 +28,7 @@ export default function WorkflowEditor() {
   const qc = useQueryClient();
   const path = { params: { path: { id: workflowId } } };
   const key = keys.workflows.one(projectId, workflowId);
-  const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
+  const workflow = useWorkflow(projectId, workflowId);
   const types = useQuery({ queryKey: keys.workflows.stepTypes(projectId), queryFn: () => unwrap(api.GET('/workflows/step-types')), staleTime: 60_000 });
   // The nodes' numbers, kept fresh while the canvas is open (counters: a few rows, whatever the number of executions).
   const stats = useQuery({

@@ -22,6 +22,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useWorkflow } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -49,10 +50,7 @@ export default function WorkflowExecutions() {
   const [searched] = useDebouncedValue(search.trim(), 300);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const workflow = useQuery({
-    queryKey: keys.workflows.one(projectId, workflowId),
-    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } } })),
-  });
+  const workflow = useWorkflow(projectId, workflowId);
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
       queryKey: keys.executions.count(projectId, workflowId, s),

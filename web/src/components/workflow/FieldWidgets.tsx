@@ -2,6 +2,8 @@ import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/cor
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
+import { useTemplatePicker } from '../../api/hooks/templates';
+import { useEventNames } from '../../api/hooks/events';
 import type { JsonSchema } from '../../api/workflows';
 import { useTranslation } from 'react-i18next';
 
@@ -24,10 +26,7 @@ interface WidgetProps<T> {
 export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const { t: tr } = useTranslation('workflows');
   const typeWords = tr('widgets.templateType', { returnObjects: true }) as Record<string, string>;
-  const templates = useQuery({
-    queryKey: keys.templates.picker(projectId),
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
-  });
+  const templates = useTemplatePicker(projectId);
   const data = (templates.data?.data ?? []).map((t) => ({
     value: t.id,
     label: tr('widgets.template', { name: t.name, type: typeWords[t.type] ?? t.type.toLowerCase() }),
@@ -51,10 +50,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
 
 export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const { t } = useTranslation('workflows');
-  const names = useQuery({
-    queryKey: keys.events.names(projectId),
-    queryFn: () => unwrap(api.GET('/events/names')),
-  });
+  const names = useEventNames(projectId);
   return (
     <Autocomplete
       label={label}
