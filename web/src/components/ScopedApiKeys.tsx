@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Paper, Stack, Table
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { Copy } from './Copy';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, fieldError, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';

@@ -6,7 +6,7 @@ import { keys } from '../api/queryKeys';
 import { useContacts } from '../api/hooks/contacts';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { AddContact } from '../components/AddContact';
+import { AddContact } from '../components/dialogs/AddContact';
 import { ImportCsv } from '../components/contacts/ImportCsv';
 import { BulkActions } from '../components/contacts/BulkActions';
 import { ColumnsMenu } from '../components/contacts/ColumnsMenu';

@@ -10,7 +10,7 @@ import { manages } from '../routes';
 import { DnsRecordsTable, isRecordPurpose } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../components/dialogs/ConfirmDialog';
 import { momentWords } from '../api/dates';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';

@@ -6,7 +6,7 @@ import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmBody } from '../components/ConfirmDialog';
+import { ConfirmBody } from '../components/dialogs/ConfirmDialog';
 import { CopyEmbed, type SignupForm } from './FormEditor';
 import { useTranslation } from 'react-i18next';
 

@@ -7,7 +7,7 @@ import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
-import { InboundMessageDialog } from '../components/inbound/InboundMessageDialog';
+import { InboundMessageDialog } from '../components/dialogs/InboundMessageDialog';
 import { momentWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 

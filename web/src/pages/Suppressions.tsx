@@ -7,7 +7,7 @@ import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../components/dialogs/ConfirmDialog';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 import { momentWords } from '../api/dates';

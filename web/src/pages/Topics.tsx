@@ -7,7 +7,7 @@ import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmBody } from '../components/ConfirmDialog';
+import { ConfirmBody } from '../components/dialogs/ConfirmDialog';
 import { useTranslation } from 'react-i18next';
 
 type Topic = ResponseOf<'/topics', 'get'>['data'][number];

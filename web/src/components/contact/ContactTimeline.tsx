@@ -9,7 +9,7 @@ import { keys } from '../../api/queryKeys';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
-import { EmailContentDialog } from './EmailContentDialog';
+import { EmailContentDialog } from '../dialogs/EmailContentDialog';
 
 type Page = ResponseOf<'/contacts/{id}/timeline', 'get'>;
 type Item = Page['data'][number];

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
-import { flatFieldOf } from '../AddContact';
+import { flatFieldOf } from '../dialogs/AddContact';
 import { ErrorState } from '../States';
 
 /**

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Code, Group, Modal, Paper, Stack, Switch, TagsInp
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
-import { ConfirmDialog } from '../ConfirmDialog';
+import { ConfirmDialog } from '../dialogs/ConfirmDialog';
 import { Copy } from '../Copy';
 import { ErrorState } from '../States';
 import { Deliveries } from './Deliveries';

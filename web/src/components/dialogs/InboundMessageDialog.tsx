@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
-import { INBOUND_KINDS, type InboundSummary } from './kinds';
+import { INBOUND_KINDS, type InboundSummary } from '../inbound/kinds';
 import { momentWords, numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 
