@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap, type User } from './client';
+import { keys } from './queryKeys';
 
 /** The signed-in user, or null (401). */
 export function useMe() {
   return useQuery({
-    queryKey: ['me'],
+    queryKey: keys.me(),
     queryFn: async (): Promise<User | null> => {
       try {
         return await unwrap(api.GET('/users/@me'));
@@ -19,7 +20,7 @@ export function useMe() {
 
 export function useProjects(enabled = true) {
   return useQuery({
-    queryKey: ['projects'],
+    queryKey: keys.projects.all(),
     queryFn: () => unwrap(api.GET('/users/@me/projects')),
     enabled,
   });
@@ -27,7 +28,7 @@ export function useProjects(enabled = true) {
 
 export function useAppConfig() {
   return useQuery({
-    queryKey: ['config'],
+    queryKey: keys.config(),
     queryFn: () => unwrap(api.GET('/config')),
     staleTime: Infinity,
   });

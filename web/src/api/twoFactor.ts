@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap, type ResponseOf } from './client';
+import { keys } from './queryKeys';
 
 export type TwoFactorStatus = ResponseOf<'/users/@me/two-factor', 'get'>;
 
-export const twoFactorKey = ['two-factor'] as const;
-
 /** Whether the signed-in user has 2FA (GET /users/@me/two-factor). */
 export function useTwoFactorStatus(enabled = true) {
-  return useQuery({ queryKey: twoFactorKey, queryFn: () => unwrap(api.GET('/users/@me/two-factor')), enabled });
+  return useQuery({ queryKey: keys.twoFactor(), queryFn: () => unwrap(api.GET('/users/@me/two-factor')), enabled });
 }
 
 /** Where the dashboard sets up 2FA (the API's 403 TWO_FACTOR_REQUIRED names the same path under /app). */

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Paper, ScrollArea, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, ApiError, forProject, type ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { type Campaign, reportPollMs } from '../api/campaigns';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
@@ -45,7 +46,7 @@ export function CampaignRecipients({ projectId, campaign }: { projectId: string;
   const [exporting, setExporting] = useState(false);
   const status = filter === 'all' ? undefined : filter;
   const list = useInfiniteQuery({
-    queryKey: ['campaign-recipients', projectId, campaign.id, filter],
+    queryKey: keys.campaigns.recipients(projectId, campaign.id, filter),
     initialPageParam: undefined as string | undefined,
     // Only the first page refreshes on its own: pages the person loaded stay as they read them.
     refetchInterval: reportPollMs(campaign),

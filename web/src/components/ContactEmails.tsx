@@ -3,6 +3,7 @@ import { Badge, Button, Code, Group, Paper, ScrollArea, Table, Text, Title } fro
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
 
@@ -27,7 +28,7 @@ export const EMAIL_STATUS_COLOR: Record<Email['status'], string> = {
 function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
   const { t } = useTranslation('contacts');
   const email = useQuery({
-    queryKey: ['email', projectId, emailId],
+    queryKey: keys.emails.one(projectId, emailId),
     queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id: emailId } } })),
   });
   if (email.isPending) return <Loading />;
@@ -60,7 +61,7 @@ export function ContactEmails({ projectId, contactId }: { projectId: string; con
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
-    queryKey: ['contact-emails', projectId, contactId, cursor],
+    queryKey: keys.contacts.emails(projectId, contactId, cursor),
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/emails', { params: { query: { contactId, limit: 20, cursor } } })),
   });

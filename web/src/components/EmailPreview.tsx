@@ -2,6 +2,7 @@ import { Box, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { ErrorState, Loading } from './States';
 import type { EmailDocument } from '../api/emailEditor';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +32,7 @@ export function EmailPreview({
   const [debounced] = useDebouncedValue(content, 400);
   const ready = !!debounced.subject && (debounced.editor === 'blocks' || !!debounced.body);
   const preview = useQuery({
-    queryKey: ['email-preview', projectId, debounced],
+    queryKey: keys.templates.emailPreview(projectId, debounced),
     placeholderData: keepPreviousData,
     enabled: ready,
     retry: false,

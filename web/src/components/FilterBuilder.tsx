@@ -18,6 +18,9 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useEventNames } from '../api/hooks/events';
+import { useContactFields } from '../api/hooks/contacts';
 import type { components } from '../api/schema';
 import { OPERATORS_BY_KIND, type FilterKind } from '../api/filterOperators';
 import { useTranslation } from 'react-i18next';
@@ -103,8 +106,8 @@ interface FieldOption {
 /** Fields of GET /contacts/fields (typed, with coverage) and `event.<name>` for every name of GET /events/names. */
 export function useFilterFields(projectId: string) {
   const { t } = useTranslation('data');
-  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields')) });
-  const events = useQuery({ queryKey: ['event-names', projectId], queryFn: () => unwrap(api.GET('/events/names')) });
+  const fields = useContactFields(projectId);
+  const events = useEventNames(projectId);
   const options = useMemo(() => {
     const out: FieldOption[] = [];
     for (const f of fields.data?.fields ?? []) {
@@ -514,7 +517,7 @@ export function FilterBuilder({
   const [debounced] = useDebouncedValue(value, 400);
   const key = JSON.stringify(debounced);
   const count = useQuery({
-    queryKey: ['contacts-count', projectId, key],
+    queryKey: keys.contacts.count(projectId, key),
     enabled: liveCount,
     placeholderData: keepPreviousData,
     retry: false,

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
-import { ConfirmDialog } from './ConfirmDialog';
+import { keys } from '../api/queryKeys';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { Copy } from './Copy';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
@@ -34,7 +35,7 @@ function CreateKey({ projectId, onClose }: { projectId: string; onClose: () => v
   const create = useMutation({
     meta: { success: t('scopedKeys.created') },
     mutationFn: () => unwrap(api.POST('/api-keys', { body: { name, scopes: scopes as Scope[] } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['api-keys', projectId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.apiKeys.all(projectId) }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -100,13 +101,13 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
   const qc = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
-  const keys = useQuery({ queryKey: ['api-keys', projectId], queryFn: () => unwrap(api.GET('/api-keys')) });
+  const apiKeys = useQuery({ queryKey: keys.apiKeys.all(projectId), queryFn: () => unwrap(api.GET('/api-keys')) });
   const revoke = useMutation({
     meta: { success: t('scopedKeys.revoked') },
     mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
       setRevoking(null);
-      await qc.invalidateQueries({ queryKey: ['api-keys', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.apiKeys.all(projectId) });
     },
   });
   return (
@@ -120,10 +121,10 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
       <Text size="sm" c="dimmed">
         {t('scopedKeys.intro')}
       </Text>
-      {keys.isPending ? <Loading /> : null}
-      {keys.error ? <ErrorState error={keys.error} /> : null}
-      {keys.data && !keys.data.length ? <Empty>{t('scopedKeys.empty')}</Empty> : null}
-      {keys.data?.length ? (
+      {apiKeys.isPending ? <Loading /> : null}
+      {apiKeys.error ? <ErrorState error={apiKeys.error} /> : null}
+      {apiKeys.data && !apiKeys.data.length ? <Empty>{t('scopedKeys.empty')}</Empty> : null}
+      {apiKeys.data?.length ? (
         <Paper withBorder p="md">
           <Table aria-label={t('scopedKeys.heading')}>
             <Table.Thead>
@@ -137,7 +138,7 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {keys.data.map((k) => (
+              {apiKeys.data.map((k) => (
                 <Table.Tr key={k.id}>
                   <Table.Td>{k.name}</Table.Td>
                   <Table.Td>

@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, fieldError, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
@@ -22,7 +23,7 @@ export function TrackingDomainSection() {
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const key = ['tracking-domain', projectId];
+  const key = keys.domains.tracking(projectId);
   const mayChange = project?.role !== 'MEMBER';
   const current = useQuery({
     queryKey: key,

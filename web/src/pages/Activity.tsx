@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Chip, Group, Paper, ScrollArea, Stack, Table, Te
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords } from '../api/dates';
@@ -19,7 +20,7 @@ export default function Activity() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const feed = useQuery({
-    queryKey: ['activity', projectId, types.join(','), cursor],
+    queryKey: keys.activity(projectId, types.join(','), cursor),
     placeholderData: keepPreviousData,
     // Only the first page moves: older pages stay put.
     refetchInterval: cursor ? false : 5000,

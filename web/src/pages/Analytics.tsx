@@ -3,6 +3,7 @@ import { Anchor, Group, Paper, ScrollArea, SegmentedControl, SimpleGrid, Stack, 
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
@@ -32,7 +33,7 @@ export default function Analytics() {
   const [days, setDays] = useState('30');
   const series = useQueries({
     queries: METRICS.map((m) => ({
-      queryKey: ['analytics-series', projectId, m.key, days],
+      queryKey: keys.analytics.series(projectId, m.key, days),
       queryFn: () => {
         const to = new Date();
         const from = new Date(to.getTime() - Number(days) * 86_400_000);
@@ -43,11 +44,11 @@ export default function Analytics() {
     })),
   });
   const campaigns = useQuery({
-    queryKey: ['analytics-top-campaigns', projectId, days],
+    queryKey: keys.analytics.topCampaigns(projectId, days),
     queryFn: () => unwrap(api.GET('/analytics/top-campaigns', { params: { query: { days: Number(days), sort: 'sent', limit: 10 } } })),
   });
   const events = useQuery({
-    queryKey: ['analytics-top-events', projectId, days],
+    queryKey: keys.analytics.topEvents(projectId, days),
     queryFn: () => unwrap(api.GET('/analytics/top-events', { params: { query: { days: Number(days), limit: 10 } } })),
   });
 

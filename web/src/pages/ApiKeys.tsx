@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Code, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { forgetKeys, rememberKeys, revealedKeys } from '../api/keys';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -78,7 +79,7 @@ export default function ApiKeys() {
       rememberKeys(projectId, { publicKey: rotated.publicKey, secretKey: rotated.secretKey });
       setShown((n) => n + 1);
       setConfirming(false);
-      await qc.invalidateQueries({ queryKey: ['projects'] });
+      await qc.invalidateQueries({ queryKey: keys.projects.all() });
     } catch (err) {
       setError(err);
     } finally {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Code, Group, Select, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -72,7 +73,7 @@ export default function AuditLog() {
   const [page, setPage] = useState(1);
   const allowed = manages(project?.role);
   const list = useQuery({
-    queryKey: ['audit', projectId, action, page],
+    queryKey: keys.audit(projectId, action, page),
     queryFn: () =>
       unwrap(
         api.GET('/projects/{id}/audit', {

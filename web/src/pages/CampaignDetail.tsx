@@ -3,6 +3,7 @@ import { Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, S
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { ACTIVE, percent, reportPollMs, type Campaign } from '../api/campaigns';
 import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
@@ -21,8 +22,11 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
   const [cancelling, setCancelling] = useState(false);
   const path = { params: { path: { id: campaign.id } } };
   const refresh = async (row?: Campaign) => {
-    if (row) qc.setQueryData(['campaign', projectId, campaign.id], row);
-    await Promise.all([qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }), qc.invalidateQueries({ queryKey: ['campaigns', projectId] })]);
+    if (row) qc.setQueryData(keys.campaigns.one(projectId, campaign.id), row);
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: keys.campaigns.one(projectId, campaign.id) }),
+      qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) }),
+    ]);
   };
   const action = useMutation({
     meta: {
@@ -50,7 +54,7 @@ function Controls({ projectId, campaign }: { projectId: string; campaign: Campai
     meta: { success: t('controls.duplicated') },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
-      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) });
       navigate(`/p/${projectId}/campaigns/${copy.id}`);
     },
   });
@@ -134,20 +138,20 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
   const poll = reportPollMs(campaign);
   const path = { params: { path: { id: campaign.id } } };
   const stats = useQuery({
-    queryKey: ['campaign-stats', projectId, campaign.id],
+    queryKey: keys.campaigns.stats(projectId, campaign.id),
     refetchInterval: poll,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/stats', path)),
   });
   // Redrawn when the counters move (the stats poll), not on a clock of its own.
   const moved = stats.data ? `${stats.data.sent}/${stats.data.opened}/${stats.data.clicked}` : '';
   const series = useQuery({
-    queryKey: ['campaign-series', projectId, campaign.id, moved],
+    queryKey: keys.campaigns.series(projectId, campaign.id, moved),
     enabled: !!stats.data,
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
   });
   const links = useQuery({
-    queryKey: ['campaign-links', projectId, campaign.id],
+    queryKey: keys.campaigns.links(projectId, campaign.id),
     refetchInterval: poll && Math.max(poll, 5000),
     queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)),
   });

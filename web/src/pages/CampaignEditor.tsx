@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, Group, Modal, NumberInput, Paper, Select, Simple
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, fieldError, hasFieldErrors, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { bodyOf, contactsText, draftOf, sendBodyOf, splitAddress, type Campaign, type CampaignDraft, type Schedule } from '../api/campaigns';
 import { TEMPLATE_TYPES } from '../api/templates';
 import { ErrorState } from '../components/States';
@@ -39,8 +40,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
         ? await unwrap(api.PUT('/campaigns/{id}', { params: { path: { id: campaign.id } }, body }))
         : (await unwrap(api.POST('/campaigns', { body }))).data;
       setSaved(JSON.stringify(body));
-      qc.setQueryData(['campaign', projectId, row.id], row);
-      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      qc.setQueryData(keys.campaigns.one(projectId, row.id), row);
+      await qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) });
       return row;
     },
     onSuccess: (row) => {
@@ -62,8 +63,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
     onSuccess: async () => {
       setConfirming(null);
       await Promise.all([
-        qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign!.id] }),
-        qc.invalidateQueries({ queryKey: ['campaigns', projectId] }),
+        qc.invalidateQueries({ queryKey: keys.campaigns.one(projectId, campaign!.id) }),
+        qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) }),
       ]);
     },
   });

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { useCampaign } from '../api/hooks/campaigns';
 import { useCurrentProject } from '../api/project';
-import { ACTIVE } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
 import { CampaignEditor } from './CampaignEditor';
 import { CampaignDetail } from './CampaignDetail';
@@ -19,12 +17,7 @@ export default function CampaignPage() {
   const { projectId } = useCurrentProject();
   const { campaignId } = useParams();
   const [search] = useSearchParams();
-  const campaign = useQuery({
-    queryKey: ['campaign', projectId, campaignId],
-    enabled: !!campaignId,
-    refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.status) ? 2000 : false),
-    queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id: campaignId! } } })),
-  });
+  const campaign = useCampaign(projectId, campaignId);
   if (!campaignId)
     return search.get('kind') === 'rss' ? (
       <RssCampaignEditor key="new-rss" projectId={projectId} />

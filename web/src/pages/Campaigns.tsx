@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Group, Progress, Table, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { useCampaigns } from '../api/hooks/campaigns';
 import { useCurrentProject } from '../api/project';
-import { ACTIVE, CAMPAIGN_STATUSES, isOne, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
+import { CAMPAIGN_STATUSES, isOne, STATUS_COLOR, type CampaignStatus } from '../api/campaigns';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 import { scheduleText, type RssSchedule } from '../api/rssCampaigns';
 import { momentWords, numberWords } from '../api/dates';
@@ -23,27 +22,7 @@ export default function Campaigns() {
   const [status, setStatus] = useState<string>('all');
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [debounced, status]);
-  const list = useQuery({
-    queryKey: ['campaigns', projectId, debounced, status, page],
-    placeholderData: keepPreviousData,
-    // A sending campaign's progress moves: refresh while one is listed.
-    refetchInterval: (q) => (q.state.data?.data.some((c) => ACTIVE.includes(c.status)) ? 3000 : false),
-    queryFn: () =>
-      unwrap(
-        api.GET('/campaigns', {
-          params: {
-            query: {
-              page,
-              pageSize: PAGE_SIZE,
-              search: debounced || undefined,
-              status: status === 'all' ? undefined : (status as CampaignStatus),
-              sort: 'createdAt',
-              dir: 'desc',
-            },
-          },
-        }),
-      ),
-  });
+  const list = useCampaigns(projectId, { search: debounced, status, page, pageSize: PAGE_SIZE });
   const filtered = !!debounced || status !== 'all';
   return (
     <ListPage

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Code, Group, Modal, Paper, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useContact, useContactFields } from '../api/hooks/contacts';
 import { useCurrentProject } from '../api/project';
 import { parseFieldValue, sourceOf, typeOf, VALUE_TYPES, type ValueType } from '../api/contactFields';
 import { ContactEmails } from '../components/ContactEmails';
@@ -113,17 +115,14 @@ export default function ContactDetail() {
   // The field form: null closed, 'new' to add one, or the key being edited.
   const [editing, setEditing] = useState<string | null>(null);
   const [removingField, setRemovingField] = useState<string | null>(null);
-  const contact = useQuery({
-    queryKey: ['contact', projectId, contactId],
-    queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
-  });
+  const contact = useContact(projectId, contactId);
   usePageTitle(contact.data ? t('detail.pageTitle', { email: contact.data.email }) : t('detail.pageTitleLoading'));
   const setSubscribed = useMutation({
     meta: { success: (_d, subscribed) => (subscribed ? t('subscribed') : t('unsubscribed')) },
     mutationFn: (subscribed: boolean) => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { subscribed } })),
     onSuccess: (data) => {
-      qc.setQueryData(['contact', projectId, contactId], data);
-      return qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
+      return qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
     },
   });
   const patchData = useMutation({
@@ -132,20 +131,17 @@ export default function ContactDetail() {
     onSuccess: (data) => {
       setEditing(null);
       setRemovingField(null);
-      qc.setQueryData(['contact', projectId, contactId], data);
-      return qc.invalidateQueries({ queryKey: ['contact-fields', projectId] });
+      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
+      return qc.invalidateQueries({ queryKey: keys.contactFields.all(projectId) });
     },
   });
-  const types = useQuery({
-    queryKey: ['contact-fields', projectId],
-    queryFn: () => unwrap(api.GET('/contacts/fields')),
-  });
+  const types = useContactFields(projectId);
   const typeOfField = (key: string) => types.data?.fields.find((f) => f.field === `data.${key}`)?.type;
   const remove = useMutation({
     meta: { success: t('detail.deleted') },
     mutationFn: () => unwrap(api.DELETE('/contacts/{id}', { params: { path: { id: contactId } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
       navigate(`/p/${projectId}/contacts`);
     },
   });

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
+import { useQueryClient } from '@tanstack/react-query';
+import { keys } from '../api/queryKeys';
+import { useContacts } from '../api/hooks/contacts';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
-import { AddContact } from '../components/AddContact';
+import { AddContact } from '../components/dialogs/AddContact';
 import { ImportCsv } from '../components/contacts/ImportCsv';
 import { BulkActions } from '../components/contacts/BulkActions';
 import { ColumnsMenu } from '../components/contacts/ColumnsMenu';
@@ -54,16 +55,7 @@ export default function Contacts() {
   const cursor = cursors[cursors.length - 1];
   const subscribedFlag = subscribed === 'all' ? undefined : subscribed === 'true';
   const matching = matchingOf({ ...view, search: debounced }, subscribedFlag);
-  const page = useQuery({
-    queryKey: ['contacts', projectId, 'search', matching, sort, cursor],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.POST('/contacts/search', {
-          body: { ...matching, limit: PAGE, cursor, sort, dir: sort === 'email' ? 'asc' : 'desc' },
-        }),
-      ),
-  });
+  const page = useContacts(projectId, { matching, sort, cursor, limit: PAGE });
   // The count comes with the first page only (later pages answer 0).
   useEffect(() => {
     if (page.data && !page.isPlaceholderData && cursor === undefined) {
@@ -71,7 +63,7 @@ export default function Contacts() {
       setEstimated(page.data.estimated === true);
     }
   }, [page.data, page.isPlaceholderData, cursor]);
-  const refresh = () => qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
   const narrowed = !!(view.filter || debounced || subscribed !== 'all');
   return (
     <Stack>

@@ -1,14 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useDomains } from '../api/hooks/domains';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { DnsRecordsTable, isRecordPurpose } from '../components/DnsRecordsTable';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { TrackingDomainSection } from '../components/TrackingDomain';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../components/dialogs/ConfirmDialog';
 import { momentWords } from '../api/dates';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +38,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
     mutationFn: () => unwrap(api.GET('/domains/{id}/verify', { params: { path: { id: domain.id } } })),
     onSuccess: (checked) => {
       setOutcome(checkOutcome(checked, t));
-      return qc.invalidateQueries({ queryKey: ['domains', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.domains.all(projectId) });
     },
   });
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -46,7 +48,7 @@ function DomainCard({ domain, projectId, may }: { domain: Domain; projectId: str
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id: domain.id } } })),
     onSuccess: async () => {
       setAsking(false);
-      await Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.domains.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
     },
   });
   return (
@@ -122,16 +124,13 @@ export default function Domains() {
   const config = useAppConfig();
   const qc = useQueryClient();
   const [name, setName] = useState('');
-  const domains = useQuery({
-    queryKey: ['domains', projectId],
-    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
-  });
+  const domains = useDomains(projectId);
   const add = useMutation({
     meta: { success: t('domains.added') },
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
     onSuccess: () => {
       setName('');
-      return Promise.all([qc.invalidateQueries({ queryKey: ['domains', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      return Promise.all([qc.invalidateQueries({ queryKey: keys.domains.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
     },
   });
   const submit = (e: FormEvent) => {

@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, S
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
@@ -12,11 +13,11 @@ import { useTranslation } from 'react-i18next';
 function Recent({ projectId, name }: { projectId: string; name: string }) {
   const { t } = useTranslation('data');
   const events = useQuery({
-    queryKey: ['events', projectId, name],
+    queryKey: keys.events.list(projectId, name),
     queryFn: () => unwrap(api.GET('/events', { params: { query: { name, limit: 10 } } })),
   });
   const usage = useQuery({
-    queryKey: ['event-usage', projectId, name],
+    queryKey: keys.events.usage(projectId, name),
     queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } } })),
   });
   const used = usage.data
@@ -69,7 +70,7 @@ export default function Events() {
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const names = useQuery({
-    queryKey: ['event-names', projectId, days],
+    queryKey: keys.events.namesSince(projectId, days),
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } } })),
   });
@@ -79,7 +80,7 @@ export default function Events() {
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);
-      return qc.invalidateQueries({ queryKey: ['event-names', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.events.names(projectId) });
     },
   });
   return (

@@ -3,6 +3,8 @@ import { Anchor, Button, CopyButton, Grid, Group, MultiSelect, Paper, Stack, Swi
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, fieldError, hasFieldErrors, type ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { SaveButton } from '../components/SaveButton';
@@ -63,11 +65,11 @@ export default function FormEditor() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const form = useQuery({
-    queryKey: ['forms', projectId, formId],
+    queryKey: keys.forms.one(projectId, formId),
     enabled: !!formId,
     queryFn: () => unwrap(api.GET('/forms/{id}', { params: { path: { id: formId! } } })),
   });
-  const topics = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics')) });
+  const topics = useTopics(projectId);
   const [draft, setDraft] = useState<Draft>(draftOf());
   useEffect(() => {
     if (form.data) setDraft(draftOf(form.data));
@@ -79,7 +81,7 @@ export default function FormEditor() {
         ? unwrap(api.PATCH('/forms/{id}', { params: { path: { id: formId } }, body: bodyOf(draft) }))
         : unwrap(api.POST('/forms', { body: bodyOf(draft) })),
     onSuccess: async (saved) => {
-      await qc.invalidateQueries({ queryKey: ['forms', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.forms.all(projectId) });
       if (!formId) navigate(`/p/${projectId}/forms/${saved.id}`, { replace: true });
     },
   });

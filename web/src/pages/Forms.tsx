@@ -3,9 +3,10 @@ import { Anchor, Button, Group, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmBody } from '../components/ConfirmDialog';
+import { ConfirmBody } from '../components/dialogs/ConfirmDialog';
 import { CopyEmbed, type SignupForm } from './FormEditor';
 import { useTranslation } from 'react-i18next';
 
@@ -16,7 +17,7 @@ function DeleteForm({ projectId, form, onClose }: { projectId: string; form: Sig
     meta: { success: t('forms.deleted') },
     mutationFn: () => unwrap(api.DELETE('/forms/{id}', { params: { path: { id: form.id } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['forms', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.forms.all(projectId) });
       onClose();
     },
   });
@@ -39,7 +40,7 @@ export default function Forms() {
   const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const [deleting, setDeleting] = useState<SignupForm | null>(null);
-  const list = useQuery({ queryKey: ['forms', projectId], queryFn: () => unwrap(api.GET('/forms')) });
+  const list = useQuery({ queryKey: keys.forms.all(projectId), queryFn: () => unwrap(api.GET('/forms')) });
   return (
     <ListPage
       title={t('forms.title')}

@@ -3,10 +3,11 @@ import { Anchor, Badge, Button, Group, Select, Table, Text } from '@mantine/core
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
-import { InboundMessageDialog } from '../components/inbound/InboundMessageDialog';
+import { InboundMessageDialog } from '../components/dialogs/InboundMessageDialog';
 import { momentWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -23,7 +24,7 @@ export default function Inbound() {
   const cursor = cursors[cursors.length - 1];
   const [open, setOpen] = useState<InboundSummary | null>(null);
   const list = useQuery({
-    queryKey: ['inbound', projectId, kind, cursor],
+    queryKey: keys.inbound.list(projectId, kind, cursor),
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(

@@ -3,6 +3,7 @@ import { Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@m
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { rememberKeys } from '../api/keys';
 import { useMe } from '../api/session';
 import { ErrorState, Loading } from '../components/States';
@@ -26,7 +27,7 @@ export default function NewProject() {
     try {
       const project = await unwrap(api.POST('/users/@me/projects', { body: { name } }));
       rememberKeys(project.id, { publicKey: project.publicKey, secretKey: project.secretKey });
-      await qc.invalidateQueries({ queryKey: ['projects'] });
+      await qc.invalidateQueries({ queryKey: keys.projects.all() });
       void navigate(`/p/${project.id}`);
     } catch (err) {
       setError(err);

@@ -2,6 +2,7 @@ import { Anchor, Badge, Button, Group, List, Paper, Progress, Stack, Text, Theme
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { NewKeys } from './ApiKeys';
@@ -12,7 +13,7 @@ export default function Overview() {
   const { t } = useTranslation('home');
   const { projectId, project } = useCurrentProject();
   const state = useQuery({
-    queryKey: ['setup-state', projectId],
+    queryKey: keys.setupState(projectId),
     queryFn: () => unwrap(api.GET('/projects/{id}/setup-state', { params: { path: { id: projectId } } })),
   });
   const to = (path: string) => `/p/${projectId}/${path}`;

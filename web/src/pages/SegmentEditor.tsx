@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useSegment } from '../api/hooks/segments';
 import { useCurrentProject } from '../api/project';
 import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../components/FilterBuilder';
 import { ErrorState, Loading } from '../components/States';
@@ -63,9 +65,9 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
       return unwrap(api.PATCH('/segments/{id}', { params: { path: { id: segment.id } }, body: changes }));
     },
     onSuccess: async (s) => {
-      await qc.invalidateQueries({ queryKey: ['segments', projectId] });
-      qc.setQueryData(['segment', projectId, s.id], s);
-      await qc.invalidateQueries({ queryKey: ['segment-members', projectId, s.id] });
+      await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
+      qc.setQueryData(keys.segments.one(projectId, s.id), s);
+      await qc.invalidateQueries({ queryKey: keys.segments.members(projectId, s.id) });
       if (!segment) void navigate(`/p/${projectId}/segments/${s.id}`, { replace: true });
       else {
         setSavedTree(JSON.stringify(tree));
@@ -163,11 +165,7 @@ export default function SegmentEditor() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const { segmentId } = useParams();
-  const segment = useQuery({
-    queryKey: ['segment', projectId, segmentId],
-    enabled: !!segmentId,
-    queryFn: () => unwrap(api.GET('/segments/{id}', { params: { path: { id: segmentId! } } })),
-  });
+  const segment = useSegment(projectId, segmentId);
   return (
     <Stack>
       <Anchor component={Link} to={`/p/${projectId}/segments`} size="sm">

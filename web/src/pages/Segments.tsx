@@ -1,7 +1,6 @@
 import { Anchor, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { useSegments } from '../api/hooks/segments';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
@@ -11,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 export default function Segments() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
-  const list = useQuery({ queryKey: ['segments', projectId], queryFn: () => unwrap(api.GET('/segments')) });
+  const list = useSegments(projectId);
   return (
     <Stack>
       <Group justify="space-between">

@@ -3,10 +3,11 @@ import { Badge, Button, Code, Divider, Group, Paper, Select, Stack, Table, Text,
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '../components/dialogs/ConfirmDialog';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 import { momentWords } from '../api/dates';
@@ -47,7 +48,7 @@ function AddSuppression({ projectId }: { projectId: string }) {
     onSuccess: (r) => {
       setEmail('');
       setOutcome(r.added.length ? t('suppressions.added', { email: r.added[0] }) : t('suppressions.existing', { email: r.existing[0] }));
-      return qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.suppressions.all(projectId) });
     },
   });
   const submit = (e: FormEvent) => {
@@ -108,7 +109,7 @@ export default function Suppressions() {
   const cursor = cursors[cursors.length - 1];
   const [removing, setRemoving] = useState<Entry | null>(null);
   const list = useQuery({
-    queryKey: ['suppressions', projectId, debounced, reason, cursor],
+    queryKey: keys.suppressions.list(projectId, debounced, reason, cursor),
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(
@@ -123,7 +124,7 @@ export default function Suppressions() {
     meta: { failure: false },
     onSuccess: async (_r, entry) => {
       setRemoving(null);
-      const refresh = () => qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+      const refresh = () => qc.invalidateQueries({ queryKey: keys.suppressions.all(projectId) });
       notifySuccess(t('suppressions.removed', { email: entry.email }), {
         undo: { run: () => restoreSuppression(projectId, entry).finally(refresh) },
       });

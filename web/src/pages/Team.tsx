@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Badge, Button, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, Role, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -25,8 +26,8 @@ export default function Team() {
   const [role, setRole] = useState<Role>('MEMBER');
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
   const path = { params: { path: { id: projectId } } };
-  const team = useQuery({ queryKey: ['team', projectId], queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['team', projectId] });
+  const team = useQuery({ queryKey: keys.team.all(projectId), queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.team.all(projectId) });
   const invite = useMutation({
     meta: { success: t('team.invited') },
     mutationFn: () => unwrap(api.POST('/projects/{id}/members', { ...path, body: { email, role } })),

@@ -3,6 +3,8 @@ import { Anchor, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useTemplate } from '../api/hooks/templates';
 import { useCurrentProject } from '../api/project';
 import { getDraft, publish, putDraft, type TemplateContent } from '../api/emailEditor';
 import { parsePreviewData, templateFieldOf } from '../api/templates';
@@ -23,7 +25,7 @@ import { useTranslation } from 'react-i18next';
 function Usage({ projectId, templateId }: { projectId: string; templateId: string }) {
   const { t } = useTranslation('editor');
   const usage = useQuery({
-    queryKey: ['template-usage', projectId, templateId],
+    queryKey: keys.templates.usage(projectId, templateId),
     queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } } })),
   });
   if (usage.isPending || usage.error) return null;
@@ -43,7 +45,7 @@ function DeleteTemplate({ projectId, template, onClose }: { projectId: string; t
     meta: { success: t('templateEditor.deleted') },
     mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
       void navigate(`/p/${projectId}/templates`, { replace: true });
     },
   });
@@ -123,19 +125,19 @@ function Editor({
       if (!template) {
         // The editor's new fields (editor, document, variants) are the contract's; the generated types follow the API.
         const created = await unwrap(api.POST('/templates', { body: createBodyOf(draft) as never }));
-        await qc.invalidateQueries({ queryKey: ['templates', projectId] });
-        await qc.invalidateQueries({ queryKey: ['setup-state', projectId] });
+        await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
+        await qc.invalidateQueries({ queryKey: keys.setupState(projectId) });
         void navigate(`/p/${projectId}/templates/${created.id}`, { replace: true });
         return;
       }
       const meta = metaChanges(draft, template);
       if (Object.keys(meta).length) {
         const row = await unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: meta }));
-        qc.setQueryData(['template', projectId, template.id], row);
+        qc.setQueryData(keys.templates.one(projectId, template.id), row);
       }
       await putDraft(projectId, template.id, contentOf(draft));
       setSaved(JSON.stringify(draft));
-      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
     },
   });
   const publishing = useMutation({
@@ -146,14 +148,14 @@ function Editor({
     },
     onSuccess: async (version) => {
       setPublished(version.number);
-      await qc.invalidateQueries({ queryKey: ['template-versions', projectId, template!.id] });
+      await qc.invalidateQueries({ queryKey: keys.templates.versions(projectId, template!.id) });
     },
   });
   const duplicate = useMutation({
     meta: { success: t('templateEditor.duplicated') },
     mutationFn: () => unwrap(api.POST('/templates/{id}/duplicate', { params: { path: { id: template!.id } } })),
     onSuccess: async (copy) => {
-      await qc.invalidateQueries({ queryKey: ['templates', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
       void navigate(`/p/${projectId}/templates/${copy.id}`);
     },
   });
@@ -269,14 +271,10 @@ export default function TemplateEditor() {
   const { projectId } = useCurrentProject();
   const { templateId } = useParams();
   const qc = useQueryClient();
-  const template = useQuery({
-    queryKey: ['template', projectId, templateId],
-    enabled: !!templateId,
-    queryFn: () => unwrap(api.GET('/templates/{id}', { params: { path: { id: templateId! } } })),
-  });
+  const template = useTemplate(projectId, templateId);
   // Read once per visit (and after a restore): a refetch would replace what is being edited.
   const draft = useQuery({
-    queryKey: ['template-draft', projectId, templateId],
+    queryKey: keys.templates.draft(projectId, templateId),
     enabled: !!templateId,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -293,7 +291,7 @@ export default function TemplateEditor() {
       projectId={projectId}
       template={template.data}
       content={draft.data}
-      onRestored={() => void qc.invalidateQueries({ queryKey: ['template-draft', projectId, templateId] })}
+      onRestored={() => void qc.invalidateQueries({ queryKey: keys.templates.draft(projectId, templateId) })}
     />
   );
 }

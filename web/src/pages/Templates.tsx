@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { useTemplates } from '../api/hooks/templates';
 import { useCurrentProject } from '../api/project';
-import { TEMPLATE_TYPES, type TemplateType } from '../api/templates';
+import { TEMPLATE_TYPES } from '../api/templates';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
 import { momentWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
@@ -20,25 +19,7 @@ export default function Templates() {
   const [type, setType] = useState<string>('all');
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [debounced, type]);
-  const list = useQuery({
-    queryKey: ['templates', projectId, debounced, type, page],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.GET('/templates', {
-          params: {
-            query: {
-              page,
-              pageSize: PAGE_SIZE,
-              search: debounced || undefined,
-              type: type === 'all' ? undefined : (type as TemplateType),
-              sort: 'updatedAt',
-              dir: 'desc',
-            },
-          },
-        }),
-      ),
-  });
+  const list = useTemplates(projectId, { search: debounced, type, page, pageSize: PAGE_SIZE });
   return (
     <ListPage
       title={t('templates.title')}

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Modal, Paper, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
-import { ConfirmBody } from '../components/ConfirmDialog';
+import { ConfirmBody } from '../components/dialogs/ConfirmDialog';
 import { useTranslation } from 'react-i18next';
 
 type Topic = ResponseOf<'/topics', 'get'>['data'][number];
@@ -67,7 +69,7 @@ function EditTopic({ projectId, topic, onClose }: { projectId: string; topic: To
     meta: { success: t('topics.saved') },
     mutationFn: () => unwrap(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body: bodyOf(fields) })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['topics', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.topics.all(projectId) });
       onClose();
     },
   });
@@ -103,7 +105,7 @@ function DeleteTopic({ projectId, topic, onClose }: { projectId: string; topic: 
     meta: { success: t('topics.deleted') },
     mutationFn: () => unwrap(api.DELETE('/topics/{id}', { params: { path: { id: topic.id } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['topics', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.topics.all(projectId) });
       onClose();
     },
   });
@@ -130,14 +132,14 @@ export default function Topics() {
   const [slug, setSlug] = useState('');
   const [editing, setEditing] = useState<Topic | null>(null);
   const [deleting, setDeleting] = useState<Topic | null>(null);
-  const list = useQuery({ queryKey: ['topics', projectId], queryFn: () => unwrap(api.GET('/topics')) });
+  const list = useTopics(projectId);
   const create = useMutation({
     meta: { success: t('topics.created') },
     mutationFn: () => unwrap(api.POST('/topics', { body: { ...bodyOf(fields), slug: slug.trim() || undefined } })),
     onSuccess: () => {
       setFields(fieldsOf());
       setSlug('');
-      return qc.invalidateQueries({ queryKey: ['topics', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.topics.all(projectId) });
     },
   });
   const submit = (e: FormEvent) => {

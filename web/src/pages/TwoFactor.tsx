@@ -3,7 +3,8 @@ import { Anchor, Center, Paper, Stack, Title } from '@mantine/core';
 import { Link, Navigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMe } from '../api/session';
-import { twoFactorKey, useTwoFactorStatus } from '../api/twoFactor';
+import { keys } from '../api/queryKeys';
+import { useTwoFactorStatus } from '../api/twoFactor';
 import { ErrorState, Loading } from '../components/States';
 import { Enrolment } from '../components/twoFactor/Enrolment';
 import { Enabled } from '../components/twoFactor/Enabled';
@@ -18,7 +19,7 @@ export default function TwoFactor() {
   const qc = useQueryClient();
   // Recovery codes just issued: shown until the user says they saved them.
   const [codes, setCodes] = useState<string[] | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: twoFactorKey });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.twoFactor() });
   const issued = (recoveryCodes: string[]) => {
     setCodes(recoveryCodes);
     refresh();

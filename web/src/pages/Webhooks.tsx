@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -18,7 +19,7 @@ export default function Webhooks() {
   const [events, setEvents] = useState<string[]>(['email.*']);
   const [description, setDescription] = useState('');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
-  const endpoints = useQuery({ queryKey: ['webhooks', projectId], queryFn: () => unwrap(api.GET('/webhook-endpoints')) });
+  const endpoints = useQuery({ queryKey: keys.webhooks.all(projectId), queryFn: () => unwrap(api.GET('/webhook-endpoints')) });
   const create = useMutation({
     meta: { success: t('webhooks.added') },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null } })),
@@ -26,7 +27,7 @@ export default function Webhooks() {
       setUrl('');
       setDescription('');
       setRevealed({ endpointId: e.id, secret: e.secret, previousSecretExpiresAt: null });
-      return qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.webhooks.all(projectId) });
     },
   });
   const submit = (e: FormEvent) => {

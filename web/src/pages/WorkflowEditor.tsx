@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useWorkflow } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { stepProblems, type StepType } from '../api/workflows';
 import { ErrorState, Loading } from '../components/States';
@@ -25,12 +27,12 @@ export default function WorkflowEditor() {
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
   const path = { params: { path: { id: workflowId } } };
-  const key = ['workflow', projectId, workflowId];
-  const workflow = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET('/workflows/{id}', path)) });
-  const types = useQuery({ queryKey: ['step-types', projectId], queryFn: () => unwrap(api.GET('/workflows/step-types')), staleTime: 60_000 });
+  const key = keys.workflows.one(projectId, workflowId);
+  const workflow = useWorkflow(projectId, workflowId);
+  const types = useQuery({ queryKey: keys.workflows.stepTypes(projectId), queryFn: () => unwrap(api.GET('/workflows/step-types')), staleTime: 60_000 });
   // The nodes' numbers, kept fresh while the canvas is open (counters: a few rows, whatever the number of executions).
   const stats = useQuery({
-    queryKey: ['workflow-stats', projectId, workflowId],
+    queryKey: keys.workflows.stats(projectId, workflowId),
     queryFn: () => unwrap(api.GET('/workflows/{id}/stats', path)),
     refetchInterval: 5_000,
   });
@@ -54,7 +56,7 @@ export default function WorkflowEditor() {
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { ...path, body: { enabled } })),
     onSuccess: (w) => {
       qc.setQueryData(key, w);
-      void qc.invalidateQueries({ queryKey: ['workflows', projectId] });
+      void qc.invalidateQueries({ queryKey: keys.workflows.all(projectId) });
     },
   });
   const connect = useMutation({

@@ -21,6 +21,8 @@ import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } f
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { keys } from '../api/queryKeys';
+import { useWorkflow } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -48,19 +50,16 @@ export default function WorkflowExecutions() {
   const [searched] = useDebouncedValue(search.trim(), 300);
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const workflow = useQuery({
-    queryKey: ['workflow', projectId, workflowId],
-    queryFn: () => unwrap(api.GET('/workflows/{id}', { params: { path: { id: workflowId } } })),
-  });
+  const workflow = useWorkflow(projectId, workflowId);
   const counts = useQueries({
     queries: EXECUTION_STATUSES.map((s) => ({
-      queryKey: ['executions', projectId, workflowId, 'count', s],
+      queryKey: keys.executions.count(projectId, workflowId, s),
       refetchInterval: LIVE_MS,
       queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
     })),
   });
   const list = useQuery({
-    queryKey: ['executions', projectId, workflowId, 'list', status, page, searched],
+    queryKey: keys.executions.list(projectId, workflowId, status, page, searched),
     placeholderData: keepPreviousData,
     refetchInterval: LIVE_MS,
     queryFn: () =>
@@ -78,7 +77,7 @@ export default function WorkflowExecutions() {
         }),
       ),
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['executions', projectId, workflowId] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.executions.all(projectId, workflowId) });
   const cancelAll = useMutation({
     meta: { success: t('executions.cancelledToast') },
     mutationFn: () => unwrap(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id: workflowId } } })),

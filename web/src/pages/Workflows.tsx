@@ -1,9 +1,10 @@
 import { Alert, Anchor, Badge, Button, Group, Modal, Pagination, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
+import { useWorkflows } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { EventNameInput } from '../components/workflow/FieldWidgets';
@@ -22,11 +23,7 @@ export default function Workflows() {
   const [debounced] = useDebouncedValue(search, 300);
   const [creating, setCreating] = useState(false);
   const [starting, setStarting] = useState(false);
-  const list = useQuery({
-    queryKey: ['workflows', projectId, page, debounced],
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/workflows', { params: { query: { page, pageSize: PAGE_SIZE, search: debounced || undefined } } })),
-  });
+  const list = useWorkflows(projectId, { search: debounced, page, pageSize: PAGE_SIZE });
   return (
     <ListPage
       title={t('list.title')}

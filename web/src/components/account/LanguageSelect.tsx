@@ -2,6 +2,7 @@ import { Select } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap, type User } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { LANGUAGES, type Language } from '../../i18n';
 import { ErrorState } from '../States';
 
@@ -17,7 +18,7 @@ export function LanguageSelect({ user }: { user: User }) {
   const qc = useQueryClient();
   const save = useMutation({
     mutationFn: (locale: Language | null) => unwrap(api.PATCH('/users/@me', { body: { locale } })),
-    onSuccess: (me) => qc.setQueryData(['me'], me),
+    onSuccess: (me) => qc.setQueryData(keys.me(), me),
   });
   return (
     <>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState } from '../States';
 import { useTranslation } from 'react-i18next';
 
@@ -16,7 +17,7 @@ export function PasswordSection() {
     onSuccess: () => {
       setCurrent('');
       setNew('');
-      return qc.invalidateQueries({ queryKey: ['sessions'] });
+      return qc.invalidateQueries({ queryKey: keys.sessions() });
     },
   });
   const submit = (e: FormEvent) => {

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } fr
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
 import { i18n } from '../../i18n';
 import { momentWords } from '../../api/dates';
@@ -20,7 +21,17 @@ export function describeAgent(ua: string | null): string {
         : /Safari\//.test(ua)
           ? 'Safari'
           : ua.split(/[\s/]/)[0] || t('sessions.unknownBrowser');
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : null;
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : null;
   return os ? t('sessions.browserOn', { browser, os }) : browser;
 }
 
@@ -29,7 +40,7 @@ export function SessionsSection() {
   const { t } = useTranslation('account');
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => unwrap(api.GET('/users/@me/sessions')) });
+  const sessions = useQuery({ queryKey: keys.sessions(), queryFn: () => unwrap(api.GET('/users/@me/sessions')) });
   const toLogin = () => {
     qc.clear();
     navigate('/login', { replace: true });
@@ -37,7 +48,7 @@ export function SessionsSection() {
   const signOut = useMutation({
     meta: { success: 'Session signed out' },
     mutationFn: (id: string) => unwrap(api.DELETE('/users/@me/sessions/{id}', { params: { path: { id } } })).then(() => id),
-    onSuccess: (id) => (sessions.data?.find((s) => s.id === id)?.current ? toLogin() : qc.invalidateQueries({ queryKey: ['sessions'] })),
+    onSuccess: (id) => (sessions.data?.find((s) => s.id === id)?.current ? toLogin() : qc.invalidateQueries({ queryKey: keys.sessions() })),
   });
   const everywhere = useMutation({ mutationFn: () => unwrap(api.POST('/auth/logout-all')), onSuccess: toLogin });
   return (

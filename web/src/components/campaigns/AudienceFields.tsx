@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Group, Radio, Select, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, fieldError, unwrap } from '../../api/client';
+import { fieldError } from '../../api/client';
+import { useSegments } from '../../api/hooks/segments';
 import type { CampaignDraft } from '../../api/campaigns';
 import { conditionErrors, FilterBuilder } from '../FilterBuilder';
 import { numberWords } from '../../api/dates';
@@ -23,11 +23,7 @@ export function AudienceFields({
   errors: unknown;
 }) {
   const { t } = useTranslation('campaigns');
-  const segments = useQuery({
-    queryKey: ['segments', projectId],
-    enabled: draft.audienceType === 'SEGMENT',
-    queryFn: () => unwrap(api.GET('/segments')),
-  });
+  const segments = useSegments(projectId, { enabled: draft.audienceType === 'SEGMENT' });
   const treeErrors = useMemo(() => conditionErrors(errors, 'audienceCondition'), [errors]);
   return (
     <Stack gap="sm">

@@ -7,6 +7,7 @@ import { ErrorState, Loading } from '../States';
 import { isOne, type Campaign } from '../../api/campaigns';
 import { numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../api/queryKeys';
 
 /** The links' table: the same numbers as the click map, for screen readers and for reading. */
 function LinksTable({ links }: { links: LinkCounts[] }) {
@@ -41,7 +42,7 @@ function LinksTable({ links }: { links: LinkCounts[] }) {
  */
 export function ClickMap({ projectId, campaign, links, error }: { projectId: string; campaign: Campaign; links: LinkCounts[] | undefined; error: unknown }) {
   const preview = useQuery({
-    queryKey: ['campaign-click-map', projectId, campaign.id, campaign.updatedAt],
+    queryKey: keys.campaigns.clickMap(projectId, campaign.id, campaign.updatedAt),
     retry: false,
     queryFn: () =>
       previewEmail(

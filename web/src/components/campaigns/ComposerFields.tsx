@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Anchor, Button, Group, NumberInput, Radio, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, fieldError, unwrap } from '../../api/client';
+import { useTemplatePicker } from '../../api/hooks/templates';
+import { useDomains } from '../../api/hooks/domains';
 import { useAppConfig } from '../../api/session';
 import { DURATION_UNITS, type Campaign, type CampaignDraft, type DurationUnit, type Schedule } from '../../api/campaigns';
 import { ErrorState } from '../States';
@@ -33,10 +34,7 @@ export function SenderFields({
 }) {
   const { t } = useTranslation('campaigns');
   const config = useAppConfig();
-  const domains = useQuery({
-    queryKey: ['domains', projectId],
-    queryFn: () => unwrap(api.GET('/domains/project/{projectId}', { params: { path: { projectId } } })),
-  });
+  const domains = useDomains(projectId);
   const verified = (domains.data ?? []).filter((d) => d.status === 'VERIFIED').map((d) => d.domain);
   const waived = config.data?.email.senderCheckWaived;
   const data = draft.fromDomain && !verified.includes(draft.fromDomain) ? [...verified, draft.fromDomain] : verified;
@@ -96,10 +94,7 @@ export function TemplatePicker({
   onPick: (t: { subject: string; body: string; text: string | null; from: string; fromName: string | null; replyTo: string | null }) => void;
 }) {
   const { t } = useTranslation('campaigns');
-  const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
-  });
+  const templates = useTemplatePicker(projectId);
   const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
   const [problem, setProblem] = useState<unknown>(null);

@@ -3,6 +3,7 @@ import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, T
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { type Campaign } from '../../api/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
 import { ErrorState, Loading } from '../States';
@@ -23,9 +24,9 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
   const path = { params: { path: { id: campaign.id } } };
   const refresh = () =>
     Promise.all([
-      qc.invalidateQueries({ queryKey: ['campaign', projectId, campaign.id] }),
-      qc.invalidateQueries({ queryKey: ['campaigns', projectId] }),
-      qc.invalidateQueries({ queryKey: ['campaign-runs', projectId, campaign.id] }),
+      qc.invalidateQueries({ queryKey: keys.campaigns.one(projectId, campaign.id) }),
+      qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) }),
+      qc.invalidateQueries({ queryKey: keys.campaigns.runs(projectId, campaign.id) }),
     ]);
   const action = useMutation({
     meta: {
@@ -57,7 +58,7 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
     meta: { success: t('controls.duplicated') },
     mutationFn: () => unwrap(api.POST('/campaigns/{id}/duplicate', path)),
     onSuccess: async (copy) => {
-      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) });
       navigate(`/p/${projectId}/campaigns/${copy.id}`);
     },
   });
@@ -124,7 +125,7 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
 function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign: Campaign; fastUntil: number }) {
   const { t } = useTranslation('campaigns');
   const runs = useQuery({
-    queryKey: ['campaign-runs', projectId, campaign.id],
+    queryKey: keys.campaigns.runs(projectId, campaign.id),
     refetchInterval: () => (Date.now() < fastUntil ? 2000 : campaign.status === 'CANCELLED' ? false : 30_000),
     queryFn: () => unwrap(api.GET('/campaigns/{id}/runs', { params: { path: { id: campaign.id } } })),
   });

@@ -1,8 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
+import { useTemplatePicker } from '../../api/hooks/templates';
 import type { CampaignBody, CampaignDraft } from '../../api/campaigns';
 import { TEMPLATE_TYPES } from '../../api/templates';
 import { browserZone, newRssDraft, rssBodyOf, weekdayName, zoneNames, type RssDraft } from '../../api/rssCampaigns';
@@ -26,17 +28,14 @@ export function RssCampaignEditor({ projectId }: { projectId: string }) {
   const [draft, setDraft] = useState<RssDraft>(() => newRssDraft(newTree(), browserZone()));
   const set = (p: Partial<RssDraft>) => setDraft((d) => ({ ...d, ...p }));
   const zones = useMemo(zoneNames, []);
-  const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
-  });
+  const templates = useTemplatePicker(projectId);
   const create = useMutation({
     meta: { success: t('rssEditor.created') },
     // The route takes the RSS body under `kind: "RSS"`; the generated client types only the regular one.
     mutationFn: async () => (await unwrap(api.POST('/campaigns', { body: rssBodyOf(draft) as unknown as CampaignBody }))).data,
     onSuccess: async (row) => {
-      qc.setQueryData(['campaign', projectId, row.id], row);
-      await qc.invalidateQueries({ queryKey: ['campaigns', projectId] });
+      qc.setQueryData(keys.campaigns.one(projectId, row.id), row);
+      await qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) });
       navigate(`/p/${projectId}/campaigns/${row.id}`, { replace: true });
     },
   });

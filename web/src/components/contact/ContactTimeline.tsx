@@ -5,10 +5,11 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, type ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
-import { EmailContentDialog } from './EmailContentDialog';
+import { EmailContentDialog } from '../dialogs/EmailContentDialog';
 
 type Page = ResponseOf<'/contacts/{id}/timeline', 'get'>;
 type Item = Page['data'][number];
@@ -109,7 +110,7 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
   const [kind, setKind] = useState<Kind | 'all'>('all');
   const [emailId, setEmailId] = useState<string | null>(null);
   const list = useInfiniteQuery({
-    queryKey: ['contact-timeline', projectId, contactId, kind],
+    queryKey: keys.contacts.timeline(projectId, contactId, kind),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       unwrap(

@@ -3,7 +3,8 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, unwrap } from '../../api/client';
-import { flatFieldOf } from '../AddContact';
+import { keys } from '../../api/queryKeys';
+import { flatFieldOf } from '../dialogs/AddContact';
 import { ErrorState } from '../States';
 
 /**
@@ -19,8 +20,8 @@ export function EditEmail({ projectId, contactId, email }: { projectId: string; 
     mutationFn: () => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { email: value.trim() } })),
     onSuccess: async (data) => {
       setOpened(false);
-      qc.setQueryData(['contact', projectId, contactId], data);
-      await qc.invalidateQueries({ queryKey: ['contacts', projectId] });
+      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
+      await qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
     },
   });
   const flat = flatFieldOf(save.error);

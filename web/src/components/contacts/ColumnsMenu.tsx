@@ -1,13 +1,12 @@
 import { Button, Checkbox, Menu, ScrollArea } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { useContactFields } from '../../api/hooks/contacts';
 import { useTranslation } from 'react-i18next';
 import { columnLabel, STANDARD_COLUMNS } from './listView';
 
 /** "Columns": the standard ones and every field of GET /contacts/fields, checked when shown. */
 export function ColumnsMenu({ projectId, columns, onChange }: { projectId: string; columns: string[]; onChange: (columns: string[]) => void }) {
   const { t } = useTranslation('contacts');
-  const fields = useQuery({ queryKey: ['contact-fields', projectId], queryFn: () => unwrap(api.GET('/contacts/fields')) });
+  const fields = useContactFields(projectId);
   const custom = (fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => ({ value: f.field, label: f.field.replace(/^data\./, '') }));
   const standard = STANDARD_COLUMNS.map((value) => ({ value, label: columnLabel(value) }));
   const toggle = (column: string, on: boolean) => onChange(on ? [...columns, column] : columns.filter((c) => c !== column));

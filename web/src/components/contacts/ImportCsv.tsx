@@ -1,9 +1,9 @@
 import type { TFunction } from 'i18next';
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { useContactFields } from '../../api/hooks/contacts';
 import { numberWords } from '../../api/dates';
 import { ErrorState } from '../States';
 import { type ImportJob, jobDone, jobPercent, useJobProgress } from './useJobProgress';
@@ -34,11 +34,7 @@ export function ImportCsv({ projectId, onDone }: { projectId: string; onDone: ()
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [choices, setChoices] = useState<ColumnChoice[]>([]);
   const [reading, setReading] = useState(false);
-  const fields = useQuery({
-    queryKey: ['contact-fields', projectId],
-    enabled: opened,
-    queryFn: () => unwrap(api.GET('/contacts/fields')),
-  });
+  const fields = useContactFields(projectId, { enabled: opened });
   const registered = useMemo(
     () => new Map<string, FieldType>((fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => [f.field.slice('data.'.length), f.type])),
     [fields.data],

@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { ActionIcon, Button, Group, Modal, NavLink, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../States';
 import type { ListView, SavedView } from './listView';
 
-const viewsKey = (projectId: string) => ['contact-views', projectId];
-
 export function useSavedViews(projectId: string) {
-  return useQuery({ queryKey: viewsKey(projectId), queryFn: () => unwrap(api.GET('/contact-views')) });
+  return useQuery({ queryKey: keys.contacts.views(projectId), queryFn: () => unwrap(api.GET('/contact-views')) });
 }
 
 /**
@@ -33,7 +32,7 @@ export function SavedViews({
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
   const body = () => ({ filter: (current.filter as never) ?? null, search: current.search.trim() || null, columns: current.columns });
-  const refresh = () => qc.invalidateQueries({ queryKey: viewsKey(projectId) });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.contacts.views(projectId) });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/contact-views', { body: { name: name.trim(), ...body() } })),
     onSuccess: async (view) => {

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 
 export type Job = ResponseOf<'/contacts/bulk/{jobId}', 'get'>;
 export type ImportJob = ResponseOf<'/contacts/import/{jobId}', 'get'>;
@@ -16,7 +17,7 @@ const fetchJob = {
 /** A contact job's progress (an import, a bulk change, an export), polled every half second until it is done. */
 export function useJobProgress<K extends keyof typeof fetchJob>(projectId: string, kind: K, jobId: string | undefined) {
   return useQuery({
-    queryKey: ['contact-job', projectId, kind, jobId],
+    queryKey: keys.contacts.job(projectId, kind, jobId),
     enabled: !!jobId,
     queryFn: () => fetchJob[kind](jobId!) as ReturnType<(typeof fetchJob)[K]>,
     refetchInterval: (q) => (jobDone(q.state.data as Progress | undefined) ? false : 500),

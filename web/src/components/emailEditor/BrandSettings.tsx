@@ -6,6 +6,7 @@ import { UploadImage } from './UploadImage';
 import { SaveButton } from '../SaveButton';
 import { ErrorState, Loading } from '../States';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../api/queryKeys';
 
 /** The brand's colours, in the form's order (their names: editor:brand.colours). */
 const COLOURS: Array<keyof Brand['colors']> = ['background', 'content', 'text', 'accent'];
@@ -17,7 +18,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
   const save = useMutation({
     meta: { success: t('brand.saved') },
     mutationFn: () => putBrand(projectId, { ...draft, logoUrl: draft.logoUrl?.trim() ? draft.logoUrl.trim() : null }),
-    onSuccess: (saved) => qc.setQueryData(['brand', projectId], saved),
+    onSuccess: (saved) => qc.setQueryData(keys.templates.brand(projectId), saved),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -85,7 +86,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
  */
 export function BrandSettings({ projectId, may }: { projectId: string; may: boolean }) {
   const { t } = useTranslation('editor');
-  const brand = useQuery({ queryKey: ['brand', projectId], queryFn: () => getBrand(projectId) });
+  const brand = useQuery({ queryKey: keys.templates.brand(projectId), queryFn: () => getBrand(projectId) });
   return (
     <Paper withBorder p="md" component="section" aria-label={t('brand.heading')}>
       <Title order={2} size="h4" mb="sm">

@@ -3,6 +3,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useTranslation } from 'react-i18next';
 
 /** "Preview as" (and "Test with a contact"'s "Contact"): a server-side search of the project's contacts by email (GET /contacts?search=). */
@@ -26,7 +27,7 @@ export function ContactPicker({
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
   const found = useQuery({
-    queryKey: ['contacts', projectId, 'picker', debounced],
+    queryKey: keys.contacts.picker(projectId, debounced),
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } } })),
   });

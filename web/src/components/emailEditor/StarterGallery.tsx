@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { listStarters, previewEmail, type Starter } from '../../api/emailEditor';
 import { ErrorState, Loading } from '../States';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../api/queryKeys';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
 function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {
   const { t } = useTranslation('editor');
   const rendered = useQuery({
-    queryKey: ['starter-preview', projectId, starter.id],
+    queryKey: keys.templates.starterPreview(projectId, starter.id),
     staleTime: Infinity,
     queryFn: () => previewEmail(projectId, { subject: starter.subject, editor: 'blocks', document: starter.document }),
   });
@@ -30,7 +31,7 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
 /** "Start from a template": the starters (GET /templates/starters); choosing one fills the blocks editor with it. */
 export function StarterGallery({ projectId, onChoose }: { projectId: string; onChoose(starter: Starter): void }) {
   const { t } = useTranslation('editor');
-  const starters = useQuery({ queryKey: ['template-starters', projectId], staleTime: Infinity, queryFn: () => listStarters(projectId) });
+  const starters = useQuery({ queryKey: keys.templates.starters(projectId), staleTime: Infinity, queryFn: () => listStarters(projectId) });
   return (
     <Stack gap="xs" component="section" aria-label={t('starters.heading')}>
       <Title order={2} size="h4">

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Popover, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { useContactFields } from '../../api/hooks/contacts';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -39,11 +38,7 @@ export function VariableMenu({ projectId, onInsert }: { projectId: string; onIns
   const { t } = useTranslation('editor');
   const [opened, setOpened] = useState(false);
   const [fallback, setFallback] = useState('there');
-  const fields = useQuery({
-    queryKey: ['contact-fields', projectId],
-    enabled: opened,
-    queryFn: () => unwrap(api.GET('/contacts/fields')),
-  });
+  const fields = useContactFields(projectId, { enabled: opened });
   const custom = (fields.data?.fields ?? []).filter((f) => f.isCustom).map((f) => f.field.replace(/^data\./, ''));
   const insert = (snippet: string) => {
     onInsert(snippet);

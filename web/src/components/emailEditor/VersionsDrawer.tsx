@@ -5,12 +5,13 @@ import { getVersion, listVersions, previewEmail, restoreVersion } from '../../ap
 import { ErrorState, Loading } from '../States';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../api/queryKeys';
 
 /** One version rendered by the server (its stored, compiled HTML), for the side-by-side comparison. */
 function VersionPreview({ projectId, templateId, number }: { projectId: string; templateId: string; number: number }) {
   const { t } = useTranslation('editor');
   const rendered = useQuery({
-    queryKey: ['template-version-preview', projectId, templateId, number],
+    queryKey: keys.templates.versionPreview(projectId, templateId, number),
     queryFn: async () => {
       const v = await getVersion(projectId, templateId, number);
       return previewEmail(
@@ -52,7 +53,7 @@ export function VersionsDrawer({ projectId, templateId, onRestored }: { projectI
   const { t } = useTranslation('editor');
   const [opened, setOpened] = useState(false);
   const [compared, setCompared] = useState<number[]>([]);
-  const versions = useQuery({ queryKey: ['template-versions', projectId, templateId], enabled: opened, queryFn: () => listVersions(projectId, templateId) });
+  const versions = useQuery({ queryKey: keys.templates.versions(projectId, templateId), enabled: opened, queryFn: () => listVersions(projectId, templateId) });
   const restore = useMutation({
     meta: { success: t('versions.restored') },
     mutationFn: (n: number) => restoreVersion(projectId, templateId, n),

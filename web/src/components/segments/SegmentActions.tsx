@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState } from '../States';
 import type { Segment } from './SegmentMembers';
 import { numberWords } from '../../api/dates';
@@ -17,9 +18,9 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
   // Not awaited: the button is done when the answer is shown; the count and members follow.
   const after = (sentence: string) => {
     setResult(sentence);
-    void qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
-    void qc.invalidateQueries({ queryKey: ['segments', projectId] });
-    void qc.invalidateQueries({ queryKey: ['segment-members', projectId, segment.id] });
+    void qc.invalidateQueries({ queryKey: keys.segments.one(projectId, segment.id) });
+    void qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
+    void qc.invalidateQueries({ queryKey: keys.segments.members(projectId, segment.id) });
   };
   const compute = useMutation({
     // 200 with the counts, or 202 while it still runs: both are in the route's responses.
@@ -84,7 +85,7 @@ export function DeleteSegment({ projectId, segment }: { projectId: string; segme
     meta: { success: t('segment.deletedToast') },
     mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['segments', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
       void navigate(`/p/${projectId}/segments`);
     },
   });

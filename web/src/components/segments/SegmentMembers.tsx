@@ -3,6 +3,7 @@ import { Alert, Anchor, Badge, Button, Checkbox, Group, Pagination, Paper, Scrol
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, ApiError, ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { Empty, ErrorState, Loading } from '../States';
 import { momentWords, numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +25,7 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
   const { t } = useTranslation('data');
   const [page, setPage] = useState(1);
   const members = useQuery({
-    queryKey: ['segment-members', projectId, segment.id, page],
+    queryKey: keys.segments.membersPage(projectId, segment.id, page),
     placeholderData: keepPreviousData,
     queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } } })),
   });
@@ -97,9 +98,9 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
         : t(notFound.length ? 'members.removedMissing' : 'members.removed', words),
     );
     setText('');
-    await qc.invalidateQueries({ queryKey: ['segment-members', projectId, segment.id] });
-    await qc.invalidateQueries({ queryKey: ['segment', projectId, segment.id] });
-    await qc.invalidateQueries({ queryKey: ['segments', projectId] });
+    await qc.invalidateQueries({ queryKey: keys.segments.members(projectId, segment.id) });
+    await qc.invalidateQueries({ queryKey: keys.segments.one(projectId, segment.id) });
+    await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
   };
   const path = { params: { path: { id: segment.id } } };
   const add = useMutation({

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Group, NumberInput, Progress, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
 import { dayWords, numberWords } from '../../api/dates';
 import { capOf, Section } from './ProjectSections';
@@ -13,7 +14,7 @@ export type Consumption = ResponseOf<'/users/@me/projects/{id}/billing-consumpti
 export function Billing({ projectId, may }: { projectId: string; may: boolean }) {
   const { t } = useTranslation('settings');
   const usage = useQuery({
-    queryKey: ['billing-consumption', projectId],
+    queryKey: keys.billing.consumption(projectId),
     queryFn: () => unwrap(api.GET('/users/@me/projects/{id}/billing-consumption', { params: { path: { id: projectId } } })),
   });
   return (
@@ -36,7 +37,7 @@ export function BillingUsage({ projectId, may, usage: u }: { projectId: string; 
       unwrap(
         api.PUT('/users/@me/projects/{id}/billing-limits', { params: { path: { id: projectId } }, body: { emails: capOf(emails), contacts: capOf(contacts) } }),
       ),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['billing-consumption', projectId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.billing.consumption(projectId) }),
   });
   const row = (label: string, used: number, limit: number | null) => (
     <Stack gap={4}>

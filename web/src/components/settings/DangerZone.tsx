@@ -3,6 +3,7 @@ import { Button, Group, List, Modal, SimpleGrid, Stack, Text, TextInput } from '
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, type Project, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState } from '../States';
 import { numberWords } from '../../api/dates';
 import { Section } from './ProjectSections';
@@ -73,16 +74,17 @@ export function DangerZone({ project }: { project: Project }) {
   const reset = useMutation({
     meta: { success: t('danger.wasReset') },
     mutationFn: () => unwrap(api.POST('/users/@me/projects/{id}/reset', { params: { path: { id: project.id } } })),
-    onSuccess: () => qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'projects' && q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' }),
+    // The account's own data (its projects, the user, the server's config) survives a project reset.
+    onSuccess: () => qc.invalidateQueries({ predicate: (q) => ![keys.projects.all(), keys.me(), keys.config()].some(([root]) => q.queryKey[0] === root) }),
   });
   const remove = useMutation({
     meta: { success: t('danger.deleted') },
     mutationFn: () => unwrap(api.DELETE('/users/@me/projects/{id}', { params: { path: { id: project.id } } })),
     onSuccess: () => {
       // Out of the cache first, so `/` does not send the user back to the project just deleted.
-      qc.setQueryData<Project[]>(['projects'], (list) => list?.filter((p) => p.id !== project.id));
+      qc.setQueryData<Project[]>(keys.projects.all(), (list) => list?.filter((p) => p.id !== project.id));
       void navigate('/', { replace: true });
-      return qc.invalidateQueries({ queryKey: ['projects'] });
+      return qc.invalidateQueries({ queryKey: keys.projects.all() });
     },
   });
   const deleted = reset.data ? Object.values(reset.data.deleted).reduce((a, b) => a + b, 0) : 0;

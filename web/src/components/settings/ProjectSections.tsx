@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, type Project, ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState } from '../States';
 import { SaveButton } from '../SaveButton';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +32,7 @@ export function ProjectName({ project, may }: { project: Project; may: boolean }
   const rename = useMutation({
     meta: { success: t('project.renamed') },
     mutationFn: () => unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { name } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.projects.all() }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -124,7 +125,7 @@ export function Sending({ projectId, policy, may }: { projectId: string; policy:
           },
         }),
       ),
-    onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
+    onSuccess: (saved) => qc.setQueryData(keys.settings(projectId), saved),
   });
   const err = (field: string) => fieldError(save.error, field);
   const submit = (e: FormEvent) => {
@@ -246,7 +247,7 @@ export function RetentionSettings({ projectId, retention, may }: { projectId: st
           body: { retention: { emailBodiesDays: capOf(days.emailBodiesDays), eventsDays: capOf(days.eventsDays), inboundDays: capOf(days.inboundDays) } },
         }),
       ),
-    onSuccess: (saved) => qc.setQueryData(['settings', projectId], saved),
+    onSuccess: (saved) => qc.setQueryData(keys.settings(projectId), saved),
   });
   return (
     <Section title={t('retention.heading')}>

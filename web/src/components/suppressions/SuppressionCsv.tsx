@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState } from '../States';
 import { useTranslation } from 'react-i18next';
 
@@ -62,7 +63,7 @@ export function SuppressionCsv({ projectId }: { projectId: string }) {
     },
     onSettled: () => {
       setProgress(null);
-      return qc.invalidateQueries({ queryKey: ['suppressions', projectId] });
+      return qc.invalidateQueries({ queryKey: keys.suppressions.all(projectId) });
     },
   });
   return (

@@ -2,6 +2,7 @@ import { Anchor, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, type Project, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { TWO_FACTOR_PAGE, useTwoFactorStatus } from '../../api/twoFactor';
 import { ErrorState } from '../States';
 import { Trans, useTranslation } from 'react-i18next';
@@ -15,7 +16,7 @@ export function RequireTwoFactorSwitch({ project }: { project: Project }) {
     meta: { success: t('security.saved') },
     mutationFn: (requireTwoFactor: boolean) =>
       unwrap(api.PATCH('/users/@me/projects/{id}', { params: { path: { id: project.id } }, body: { requireTwoFactor } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.projects.all() }),
   });
   const on = !!project.requireTwoFactor;
   // Requiring it without having it would shut the owner out (the API refuses with 409).

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Code, Group, ScrollArea, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { Empty, ErrorState, Loading } from '../States';
 import { type Endpoint, when } from './endpoint';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +19,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const page = useQuery({
-    queryKey: ['webhook-deliveries', projectId, endpoint.id, status, cursor],
+    queryKey: keys.webhooks.deliveriesPage(projectId, endpoint.id, status, cursor),
     queryFn: () =>
       unwrap(
         api.GET('/webhook-endpoints/{id}/deliveries', {
@@ -32,7 +33,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
     meta: { success: t('deliveries.retried') },
     mutationFn: (deliveryId: string) =>
       unwrap(api.POST('/webhook-endpoints/{id}/deliveries/{deliveryId}/retry', { params: { path: { id: endpoint.id, deliveryId } } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.webhooks.deliveries(projectId, endpoint.id) }),
   });
   return (
     <Stack gap="xs">

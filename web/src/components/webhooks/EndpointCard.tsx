@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Code, Group, Modal, Paper, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../../api/client';
-import { ConfirmDialog } from '../ConfirmDialog';
+import { keys } from '../../api/queryKeys';
+import { ConfirmDialog } from '../dialogs/ConfirmDialog';
 import { Copy } from '../Copy';
 import { ErrorState } from '../States';
 import { Deliveries } from './Deliveries';
@@ -63,7 +64,7 @@ export function EditEndpoint({ projectId, endpoint, onClose }: { projectId: stri
     mutationFn: () =>
       unwrap(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body: { url, events, description: description.trim() || null } })),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
+      await qc.invalidateQueries({ queryKey: keys.webhooks.all(projectId) });
       onClose();
     },
   });
@@ -132,7 +133,7 @@ export function EndpointCard({
   const [editing, setEditing] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
   const path = { params: { path: { id: endpoint.id } } };
-  const refresh = () => qc.invalidateQueries({ queryKey: ['webhooks', projectId] });
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.webhooks.all(projectId) });
   const toggle = useMutation({
     meta: { success: (_d, enabled) => (enabled ? t('endpoint.enabledToast') : t('endpoint.disabledToast')) },
     mutationFn: (enabled: boolean) => unwrap(api.PATCH('/webhook-endpoints/{id}', { ...path, body: { enabled } })),
@@ -143,7 +144,7 @@ export function EndpointCard({
     mutationFn: () => unwrap(api.POST('/webhook-endpoints/{id}/test', path)),
     onSuccess: () => {
       setShowDeliveries(true);
-      return qc.invalidateQueries({ queryKey: ['webhook-deliveries', projectId, endpoint.id] });
+      return qc.invalidateQueries({ queryKey: keys.webhooks.deliveries(projectId, endpoint.id) });
     },
   });
   const rotate = useMutation({

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useAppConfig } from '../../api/session';
 import { STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../../api/workflows';
 import { ErrorState, Loading } from '../States';
@@ -30,7 +31,7 @@ export function ExecutionTimeline({
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } } };
   const detail = useQuery({
-    queryKey: ['executions', projectId, workflow.id, 'detail', executionId],
+    queryKey: keys.executions.one(projectId, workflow.id, executionId),
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : LIVE_MS),
     queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', params)),
   });

@@ -1,6 +1,9 @@
 import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
+import { useTemplatePicker } from '../../api/hooks/templates';
+import { useEventNames } from '../../api/hooks/events';
 import type { JsonSchema } from '../../api/workflows';
 import { useTranslation } from 'react-i18next';
 
@@ -23,10 +26,7 @@ interface WidgetProps<T> {
 export function TemplatePicker({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const { t: tr } = useTranslation('workflows');
   const typeWords = tr('widgets.templateType', { returnObjects: true }) as Record<string, string>;
-  const templates = useQuery({
-    queryKey: ['templates', projectId, 'picker'],
-    queryFn: () => unwrap(api.GET('/templates', { params: { query: { page: 1, pageSize: 100, sort: 'updatedAt', dir: 'desc' } } })),
-  });
+  const templates = useTemplatePicker(projectId);
   const data = (templates.data?.data ?? []).map((t) => ({
     value: t.id,
     label: tr('widgets.template', { name: t.name, type: typeWords[t.type] ?? t.type.toLowerCase() }),
@@ -50,10 +50,7 @@ export function TemplatePicker({ projectId, label, required, value, onChange, er
 
 export function EventNameInput({ projectId, label, required, value, onChange, error, description }: WidgetProps<string>) {
   const { t } = useTranslation('workflows');
-  const names = useQuery({
-    queryKey: ['event-names', projectId],
-    queryFn: () => unwrap(api.GET('/events/names')),
-  });
+  const names = useEventNames(projectId);
   return (
     <Autocomplete
       label={label}
@@ -123,7 +120,7 @@ export function DurationInput({
 export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
   const { t } = useTranslation('workflows');
   const list = useQuery({
-    queryKey: ['picker', picker, projectId],
+    queryKey: keys.workflows.picker(picker, projectId),
     queryFn: async (): Promise<{ value: string; label: string }[]> => {
       if (picker === 'topic') return (await unwrap(api.GET('/topics'))).data.map((t) => ({ value: t.id, label: t.name }));
       if (picker === 'segment') return (await unwrap(api.GET('/segments'))).map((g) => ({ value: g.id, label: g.name }));

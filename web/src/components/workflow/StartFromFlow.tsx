@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } fr
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
 import { Trans, useTranslation } from 'react-i18next';
 
@@ -13,7 +14,7 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
   const { t } = useTranslation('workflows');
   const navigate = useNavigate();
   const starters = useQuery({
-    queryKey: ['workflow-starters', projectId],
+    queryKey: keys.workflows.starters(projectId),
     queryFn: () => unwrap(api.GET('/workflows/starters')),
     staleTime: 300_000,
   });

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Checkbox, Group, List, Stack, Text } from '@manti
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
@@ -25,7 +26,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
   });
   const executionId = start.data?.executionId;
   const run = useQuery({
-    queryKey: ['workflow-test-run', projectId, workflow.id, executionId],
+    queryKey: keys.workflows.testRun(projectId, workflow.id, executionId),
     enabled: !!executionId,
     queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: executionId! } } })),
     refetchInterval: (q) => (q.state.data && !ACTIVE.includes(q.state.data.status) ? false : 1000),

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Badge, Button, Drawer, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export function WorkflowVersions({
   const [opened, setOpened] = useState(false);
   const versions = useQuery({
     // The workflow's own key prefix: any change to it (an edit, Enable) refreshes the badge too.
-    queryKey: ['workflow', projectId, workflowId, 'versions', enabled],
+    queryKey: keys.workflows.versions(projectId, workflowId, enabled),
     queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } } })),
   });
   const restore = useMutation({

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState } from '../../components/States';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,7 @@ export default function ConfirmEmail() {
   const qc = useQueryClient();
   const confirm = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/confirm-email-change', { body: { token } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['me'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.me() }),
   });
   if (confirm.data) {
     return (

@@ -2,13 +2,13 @@ import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useMe, useSignedOut } from '../../api/session';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState, Loading } from '../../components/States';
 import { withInvite } from './links';
 import { Trans, useTranslation } from 'react-i18next';
 import { momentWords } from '../../api/dates';
-
 
 /**
  * `/invite?token=…`, the link of an invitation email: the offer, then "Accept invite" for the
@@ -24,15 +24,15 @@ export default function Invite() {
   const qc = useQueryClient();
   const signOut = useSignedOut();
   const offer = useQuery({
-    queryKey: ['invite', token],
+    queryKey: keys.invite(token),
     queryFn: () => unwrap(api.GET('/auth/invites/{token}', { params: { path: { token } } })),
     enabled: !!token,
   });
   const accept = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/invites/accept', { body: { token } })),
     onSuccess: async (joined) => {
-      await qc.invalidateQueries({ queryKey: ['projects'] });
-      await qc.invalidateQueries({ queryKey: ['me'] });
+      await qc.invalidateQueries({ queryKey: keys.projects.all() });
+      await qc.invalidateQueries({ queryKey: keys.me() });
       void navigate(`/p/${joined.projectId}`, { replace: true });
     },
   });

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { useMe } from '../../api/session';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ResendVerification } from '../../components/account/ResendVerification';
@@ -20,7 +21,7 @@ export default function VerifyEmail() {
   const qc = useQueryClient();
   const verify = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/verify-email', { body: { token } })),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['me'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.me() }),
   });
   const continueLink = (
     <Anchor component={Link} to="/" size="sm">
@@ -43,7 +44,13 @@ export default function VerifyEmail() {
           {t('verify.dead')}
         </Alert>
         {me.data && !me.data.emailVerified ? <ResendVerification /> : null}
-        {me.data ? continueLink : <Anchor component={Link} to="/login" size="sm">{t('verify.logInForNew')}</Anchor>}
+        {me.data ? (
+          continueLink
+        ) : (
+          <Anchor component={Link} to="/login" size="sm">
+            {t('verify.logInForNew')}
+          </Anchor>
+        )}
       </AuthCard>
     );
   }

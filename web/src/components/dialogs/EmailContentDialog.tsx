@@ -2,6 +2,7 @@ import { Modal, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
 import { RenderedEmail } from '../EmailPreview';
 
@@ -12,7 +13,7 @@ import { RenderedEmail } from '../EmailPreview';
 export function EmailContentDialog({ projectId, emailId, onClose }: { projectId: string; emailId: string | null; onClose: () => void }) {
   const { t } = useTranslation('contacts');
   const content = useQuery({
-    queryKey: ['email-content', projectId, emailId],
+    queryKey: keys.emails.content(projectId, emailId),
     enabled: !!emailId,
     queryFn: () => unwrap(api.GET('/emails/{id}/content', { params: { path: { id: emailId! } } })),
   });

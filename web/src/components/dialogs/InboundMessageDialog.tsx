@@ -2,8 +2,9 @@ import { Anchor, Badge, Code, Group, Modal, ScrollArea, SimpleGrid, Stack, Table
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
 import { ErrorState, Loading } from '../States';
-import { INBOUND_KINDS, type InboundSummary } from './kinds';
+import { INBOUND_KINDS, type InboundSummary } from '../inbound/kinds';
 import { momentWords, numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -25,7 +26,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 export function InboundMessageDialog({ projectId, message, onClose }: { projectId: string; message: InboundSummary | null; onClose(): void }) {
   const { t } = useTranslation('mail');
   const full = useQuery({
-    queryKey: ['inbound', projectId, 'one', message?.id],
+    queryKey: keys.inbound.one(projectId, message?.id),
     enabled: !!message,
     queryFn: () => unwrap(api.GET('/inbound/{id}', { params: { path: { id: message!.id } } })),
   });

@@ -3,9 +3,10 @@ import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, ApiError, unwrap } from '../api/client';
-import { parseFieldValue, VALUE_TYPES, type ValueType } from '../api/contactFields';
-import { ErrorState } from './States';
+import { api, ApiError, unwrap } from '../../api/client';
+import { keys } from '../../api/queryKeys';
+import { parseFieldValue, VALUE_TYPES, type ValueType } from '../../api/contactFields';
+import { ErrorState } from '../States';
 
 interface FieldRow {
   /** React's key for the row (rows are removed from the middle). */
@@ -63,7 +64,7 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
     onSuccess: async () => {
       const added = email.trim();
       close();
-      await Promise.all([qc.invalidateQueries({ queryKey: ['contacts', projectId] }), qc.invalidateQueries({ queryKey: ['setup-state', projectId] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
       onAdded?.(added);
     },
   });

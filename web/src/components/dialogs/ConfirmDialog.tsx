@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Stack, Text, type ButtonProps } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { ErrorState } from './States';
+import { ErrorState } from '../States';
 import { useTranslation } from 'react-i18next';
 
 export interface ConfirmProps {

@@ -1,0 +1,31 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, unwrap, type BodyOf } from '../client';
+import { keys } from '../queryKeys';
+
+/** What a contact search matches (search, subscribed, filter): the body of POST /contacts/search without its paging. */
+export type ContactMatching = Omit<BodyOf<'/contacts/search', 'post'>, 'limit' | 'cursor' | 'sort' | 'dir'>;
+
+/** One page of POST /contacts/search; the previous page stays on screen while the next loads. */
+export function useContacts(
+  projectId: string,
+  { matching, sort, cursor, limit }: { matching: ContactMatching; sort: 'createdAt' | 'email'; cursor: string | undefined; limit: number },
+) {
+  return useQuery({
+    queryKey: keys.contacts.search(projectId, matching, sort, cursor),
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.POST('/contacts/search', { body: { ...matching, limit, cursor, sort, dir: sort === 'email' ? 'asc' : 'desc' } })),
+  });
+}
+
+/** GET /contacts/{id}. */
+export function useContact(projectId: string, contactId: string) {
+  return useQuery({
+    queryKey: keys.contacts.one(projectId, contactId),
+    queryFn: () => unwrap(api.GET('/contacts/{id}', { params: { path: { id: contactId } } })),
+  });
+}
+
+/** GET /contacts/fields: the standard and custom fields with their types and coverage. `enabled` lets a closed menu wait. */
+export function useContactFields(projectId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: keys.contactFields.all(projectId), queryFn: () => unwrap(api.GET('/contacts/fields')), ...options });
+}
