@@ -52,7 +52,7 @@ export const data = {
       lessThanOrEqual: 'happened at most (times)',
     },
     units: { minutes: 'minutes', hours: 'hours', days: 'days', weeks: 'weeks', months: 'months' },
-    kinds: { string: 'string', number: 'number', boolean: 'boolean', date: 'date', event: 'event' },
+    kinds: { string: 'text', number: 'number', boolean: 'yes/no', date: 'date', event: 'event' },
     fieldOption: '{{field}} ({{kind}})',
     fieldOptionCoverage: '{{field}} ({{kind}}, {{coverage}})',
     field: 'Field',
