@@ -3,7 +3,6 @@ import type { Catalogue } from '../types';
 
 export const common: Catalogue<typeof en> = {
   aboutCount: 'etwa {{value}}',
-  estimatedCountHint: 'Eine Schätzung: jeden Kontakt genau zu zählen, würde bei dieser Größe zu lange dauern',
   loading: 'Wird geladen…',
   loadingProjects: 'Ihre Projekte werden geladen…',
   somethingWentWrong: 'Etwas ist schiefgelaufen',

@@ -2,7 +2,6 @@
 export const common = {
   // An estimated count (components/CountText): {{value}} is the number in words, "2.4 million".
   aboutCount: 'about {{value}}',
-  estimatedCountHint: 'An estimate: counting every contact exactly would take too long at this size',
   loading: 'Loading…',
   loadingProjects: 'Loading your projects…',
   somethingWentWrong: 'Something went wrong',

@@ -3,7 +3,6 @@ import type { Catalogue } from '../types';
 
 export const common: Catalogue<typeof en> = {
   aboutCount: 'environ {{value}}',
-  estimatedCountHint: 'Une estimation : compter chaque contact exactement prendrait trop de temps à cette taille',
   loading: 'Chargement…',
   loadingProjects: 'Chargement de vos projets…',
   somethingWentWrong: 'Une erreur est survenue',
