@@ -98,74 +98,17 @@ function SchemaField(props: FieldProps) {
   if (error !== undefined) claim(path);
   const description = schema.description;
 
-  // A `picker` (a step type's `references`, or `.meta({ picker })` on its schema) chooses from a list.
-  switch (schema.picker) {
-    case 'template':
-      return (
-        <TemplatePicker
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
-    case 'event':
-      return (
-        <EventNameInput
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
-    case undefined:
-      break;
-    default:
-      return (
-        <ListPicker
-          projectId={projectId}
-          picker={schema.picker}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
+  // A `picker` (a step type's `references`, or `.meta({ picker })` on its schema) chooses from a list;
+  // the `template-id` and `event-name` formats choose the same way.
+  const picker = schema.picker ?? (schema.format === 'template-id' ? 'template' : schema.format === 'event-name' ? 'event' : undefined);
+  if (picker !== undefined) {
+    const pickerProps = { projectId, label, required, value: value as string | undefined, onChange, error, description };
+    if (picker === 'template') return <TemplatePicker {...pickerProps} />;
+    if (picker === 'event') return <EventNameInput {...pickerProps} />;
+    return <ListPicker {...pickerProps} picker={picker} />;
   }
 
   switch (schema.format) {
-    case 'template-id':
-      return (
-        <TemplatePicker
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
-    case 'event-name':
-      return (
-        <EventNameInput
-          projectId={projectId}
-          label={label}
-          required={required}
-          value={value as string | undefined}
-          onChange={onChange}
-          error={error}
-          description={description}
-        />
-      );
     case 'duration':
       for (const k of ['amount', 'unit']) if (errors[join(path, k)] !== undefined) claim(join(path, k));
       return (
