@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Page } from 'puppeteer-core';
 import { bearer, Harness } from '../helpers/harness';
 import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboardSession';
@@ -109,6 +110,27 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await inDialog('Remove from suppressions');
   await s.waitForText('No suppressed addresses');
   expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([]);
+  // A bounce's entry names the email it came from in words, and one click shows that email as sent (not its id).
+  const bouncedEmailId = crypto.randomUUID();
+  const bounced = testEmail('bounced');
+  await h.deps.knex('emails').insert({
+    id: bouncedEmailId,
+    project_id: projectId,
+    to_email: bounced,
+    from_email: 'news@example.com',
+    subject: 'Spring news',
+    body: '<p>Spring news</p>',
+    rendered_subject: 'Spring news',
+    rendered_body: '<p>Hello from spring</p>',
+    status: 'BOUNCED',
+  });
+  await h.deps.knex('suppressions').insert({ project_id: projectId, email: bounced, reason: 'HARD_BOUNCE', email_id: bouncedEmailId });
+  await page.reload();
+  await s.waitForText('Reported for an email');
+  expect(await page.$eval('body', (b) => (b as any).innerText)).not.toContain(bouncedEmailId);
+  await s.click('an email');
+  await page.waitForSelector('[role="dialog"] iframe', { timeout: 20_000 });
+  await page.keyboard.press('Escape');
 
   // Domains: "Delete domain" asks first, then the domain is gone.
   expect((await h.http.post('/domains').set(key).send({ domain: DOMAIN })).status).toBe(201);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Code, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
@@ -8,6 +8,7 @@ import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmDialog } from '../components/dialogs/ConfirmDialog';
+import { EmailContentDialog } from '../components/dialogs/EmailContentDialog';
 import { manages } from '../routes';
 import { SuppressionCsv } from '../components/suppressions/SuppressionCsv';
 import { momentWords } from '../api/dates';
@@ -25,13 +26,19 @@ const REASON_COLORS: Record<Reason, string> = { HARD_BOUNCE: 'red', COMPLAINT: '
 /** An erased person's entry keeps suppressing under a hash (docs/api.md "Erasure"): it has no address to show or to remove by. */
 const erased = (e: Entry) => e.email.startsWith('erased:');
 
-/** Where the entry came from: the email whose bounce or complaint added it, or a person (this screen, the API). */
-function Source({ entry }: { entry: Entry }) {
+/** Where the entry came from: the email whose bounce or complaint added it (one click shows it as sent), or a person (this screen, the API). */
+function Source({ projectId, entry }: { projectId: string; entry: Entry }) {
   const { t } = useTranslation('mail');
+  const [shown, setShown] = useState<string | null>(null);
   if (entry.emailId)
     return (
       <Text size="sm">
-        <Trans t={t} i18nKey="suppressions.reportedFor" values={{ id: entry.emailId }} components={{ code: <Code /> }} />
+        <Trans
+          t={t}
+          i18nKey="suppressions.reportedFor"
+          components={{ anchor: <Anchor component="button" type="button" size="sm" onClick={() => setShown(entry.emailId ?? null)} /> }}
+        />
+        <EmailContentDialog projectId={projectId} emailId={shown} onClose={() => setShown(null)} />
       </Text>
     );
   return <Text size="sm">{entry.reason === 'MANUAL' ? t('suppressions.byPerson') : t('suppressions.byProvider')}</Text>;
@@ -188,7 +195,7 @@ export default function Suppressions() {
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Source entry={e} />
+                <Source projectId={projectId} entry={e} />
               </Table.Td>
               <Table.Td>{momentWords(e.createdAt)}</Table.Td>
               <Table.Td>

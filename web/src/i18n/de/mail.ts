@@ -9,7 +9,7 @@ export const mail: Catalogue<typeof en> = {
     description:
       'Adressen, an die keine E-Mail dieses Projekts übergeben wird. Ein harter Bounce oder eine Spam-Beschwerde fügt die Adresse von selbst hinzu; fügen Sie eine von Hand hinzu, wenn jemand bittet, nie wieder angeschrieben zu werden. Wird eine Adresse entfernt, erreichen E-Mails sie wieder.',
     reason: { HARD_BOUNCE: 'Harter Bounce', COMPLAINT: 'Spam-Beschwerde', MANUAL: 'Von Hand hinzugefügt' },
-    reportedFor: 'Gemeldet für die E-Mail <code>{{id}}</code>',
+    reportedFor: 'Gemeldet für <anchor>eine E-Mail</anchor>',
     byPerson: 'Dieses Dashboard oder die API',
     byProvider: 'Der Anbieter',
     added: '{{email}} ist gesperrt: Keine E-Mail dieses Projekts geht an sie.',

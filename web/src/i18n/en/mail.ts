@@ -8,7 +8,7 @@ export const mail = {
       'Addresses no mail of this project is handed to. A hard bounce or a spam complaint adds the address by itself; add one by hand when someone asks never to be mailed. Removing an address lets mail reach it again.',
     /** Why an address is suppressed, from its reason code. */
     reason: { HARD_BOUNCE: 'Hard bounce', COMPLAINT: 'Spam complaint', MANUAL: 'Added by hand' },
-    reportedFor: 'Reported for email <code>{{id}}</code>',
+    reportedFor: 'Reported for <anchor>an email</anchor>',
     byPerson: 'This dashboard or the API',
     byProvider: 'The provider',
     added: '{{email}} is suppressed: no mail of this project goes to it.',

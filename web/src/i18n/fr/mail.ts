@@ -9,7 +9,7 @@ export const mail: Catalogue<typeof en> = {
     description:
       'Les adresses auxquelles aucun e-mail de ce projet n’est remis. Un rejet définitif ou une plainte pour spam ajoute l’adresse d’elle-même ; ajoutez-en une à la main quand quelqu’un demande à ne plus jamais recevoir d’e-mails. Retirer une adresse permet de nouveau de lui écrire.',
     reason: { HARD_BOUNCE: 'Rejet définitif', COMPLAINT: 'Plainte pour spam', MANUAL: 'Ajoutée à la main' },
-    reportedFor: 'Signalée pour l’e-mail <code>{{id}}</code>',
+    reportedFor: 'Signalée pour <anchor>un e-mail</anchor>',
     byPerson: 'Ce tableau de bord ou l’API',
     byProvider: 'Le fournisseur',
     added: '{{email}} est bloquée : aucun e-mail de ce projet ne lui est envoyé.',
