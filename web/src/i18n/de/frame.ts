@@ -15,11 +15,12 @@ export const frame: Catalogue<typeof en> = {
   projectNotFoundBody: 'Dieses Projekt gibt es nicht, oder Sie sind kein Mitglied.',
   devInboxTitle: 'Entwicklungs-Postfach: E-Mails verlassen diesen Rechner nicht',
   devInboxBody:
-    'Jede E-Mail landet im lokalen Postfach, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Nennen Sie einen Anbieter (EMAIL_TRANSPORT, SMTP_URL oder SENDGRID_API_KEY), um wirklich zu senden.',
+    'Jede E-Mail landet im lokalen Postfach, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Um wirklich zu senden, verbindet die Person, die diesen Server betreibt, einen E-Mail-Anbieter.',
   devInboxBodyAt:
-    'Jede E-Mail landet im lokalen Postfach unter <anchor>{{url}}</anchor>, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Nennen Sie einen Anbieter (EMAIL_TRANSPORT, SMTP_URL oder SENDGRID_API_KEY), um wirklich zu senden.',
+    'Jede E-Mail landet im lokalen Postfach unter <anchor>{{url}}</anchor>, daher funktioniert jede Absenderadresse ohne verifizierte Domain. Um wirklich zu senden, verbindet die Person, die diesen Server betreibt, einen E-Mail-Anbieter.',
   disabledTitle: 'Dieses Projekt ist deaktiviert',
-  disabledBody: 'Seine API antwortet 403 PROJECT_DISABLED.',
+  disabledBody:
+    'Für dieses Projekt wird nichts gesendet und seine API-Schlüssel werden abgelehnt, bis die Person, die diesen Server betreibt, es wieder aktiviert.',
   notFound: 'Seite nicht gefunden',
   goToDashboard: 'Zum Dashboard',
   title: {

@@ -13,11 +13,11 @@ export const frame = {
   projectNotFoundBody: 'This project does not exist, or you are not a member of it.',
   devInboxTitle: 'Development inbox: mail does not leave this machine',
   devInboxBody:
-    'Every email goes to the local inbox, so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.',
+    'Every email goes to the local inbox, so any sender address works without a verified domain. To send for real, whoever runs this server connects an email provider.',
   devInboxBodyAt:
-    'Every email goes to the local inbox at <anchor>{{url}}</anchor>, so any sender address works without a verified domain. Name a provider (EMAIL_TRANSPORT, SMTP_URL or SENDGRID_API_KEY) to send for real.',
+    'Every email goes to the local inbox at <anchor>{{url}}</anchor>, so any sender address works without a verified domain. To send for real, whoever runs this server connects an email provider.',
   disabledTitle: 'This project is disabled',
-  disabledBody: 'Its API answers 403 PROJECT_DISABLED.',
+  disabledBody: 'Nothing is sent for it and its API keys are refused until whoever runs this server enables it again.',
   notFound: 'Page not found',
   goToDashboard: 'Go to the dashboard',
   /** A screen's name: the tab's title (routes.tsx handle.title) and the navigation's label. */

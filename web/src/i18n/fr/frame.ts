@@ -15,11 +15,11 @@ export const frame: Catalogue<typeof en> = {
   projectNotFoundBody: "Ce projet n'existe pas, ou vous n'en êtes pas membre.",
   devInboxTitle: 'Boîte de développement : le courrier ne quitte pas cette machine',
   devInboxBody:
-    "Chaque e-mail arrive dans la boîte locale : toute adresse d'expéditeur fonctionne sans domaine vérifié. Indiquez un fournisseur (EMAIL_TRANSPORT, SMTP_URL ou SENDGRID_API_KEY) pour envoyer pour de vrai.",
+    "Chaque e-mail arrive dans la boîte locale : toute adresse d'expéditeur fonctionne sans domaine vérifié. Pour envoyer pour de vrai, la personne qui gère ce serveur y connecte un fournisseur d'e-mail.",
   devInboxBodyAt:
-    "Chaque e-mail arrive dans la boîte locale à <anchor>{{url}}</anchor> : toute adresse d'expéditeur fonctionne sans domaine vérifié. Indiquez un fournisseur (EMAIL_TRANSPORT, SMTP_URL ou SENDGRID_API_KEY) pour envoyer pour de vrai.",
+    "Chaque e-mail arrive dans la boîte locale à <anchor>{{url}}</anchor> : toute adresse d'expéditeur fonctionne sans domaine vérifié. Pour envoyer pour de vrai, la personne qui gère ce serveur y connecte un fournisseur d'e-mail.",
   disabledTitle: 'Ce projet est désactivé',
-  disabledBody: 'Son API répond 403 PROJECT_DISABLED.',
+  disabledBody: "Rien n'est envoyé pour ce projet et ses clés d'API sont refusées jusqu'à ce que la personne qui gère ce serveur le réactive.",
   notFound: 'Page introuvable',
   goToDashboard: 'Aller au tableau de bord',
   title: {
