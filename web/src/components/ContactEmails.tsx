@@ -1,9 +1,8 @@
 import { Fragment, useState } from 'react';
 import { Badge, Button, Code, Group, Paper, ScrollArea, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, ResponseOf, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import type { ResponseOf } from '../api/client';
+import { useContactEmails, useEmail } from '../api/hooks/contacts';
 import { Empty, ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
 
@@ -27,10 +26,7 @@ export const EMAIL_STATUS_COLOR: Record<Email['status'], string> = {
 /** One email's story (GET /emails/:id): its lifecycle events, oldest first. */
 function Story({ projectId, emailId }: { projectId: string; emailId: string }) {
   const { t } = useTranslation('contacts');
-  const email = useQuery({
-    queryKey: keys.emails.one(projectId, emailId),
-    queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id: emailId } } })),
-  });
+  const email = useEmail(projectId, emailId);
   if (email.isPending) return <Loading />;
   if (email.error) return <ErrorState error={email.error} />;
   if (!email.data.events.length)
@@ -60,11 +56,7 @@ export function ContactEmails({ projectId, contactId }: { projectId: string; con
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors[cursors.length - 1];
-  const page = useQuery({
-    queryKey: keys.contacts.emails(projectId, contactId, cursor),
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/emails', { params: { query: { contactId, limit: 20, cursor } } })),
-  });
+  const page = useContactEmails(projectId, contactId, cursor);
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="sm">

@@ -35,11 +35,15 @@ export function ListPage({ title, action, description, children }: { title: stri
   );
 }
 
+/** A list answer's items: the answer itself when it is an array (GET /segments), else its `data` page. */
+type ItemOf<D> = D extends readonly (infer I)[] ? I : D extends { data: readonly (infer I)[] } ? I : never;
+const itemsOf = <D,>(d: D) => (Array.isArray(d) ? d : (d as { data: unknown[] }).data) as ItemOf<D>[];
+
 /**
- * A list query's screen part: loading and error states, then a bordered table of its `data` (labelled
+ * A list query's screen part: loading and error states, then a bordered table of its items (labelled
  * `label` for screen readers and the browser tests) or the empty message, and a footer under either.
  */
-export function ListTable<D extends { data: unknown[] }>({
+export function ListTable<D extends unknown[] | { data: unknown[] }>({
   query,
   label,
   head,
@@ -53,24 +57,25 @@ export function ListTable<D extends { data: unknown[] }>({
   /** The header cells (`Table.Th`). */
   head: ReactNode;
   /** One `Table.Tr` (with its key) per item. */
-  row: (item: D['data'][number]) => ReactNode;
+  row: (item: ItemOf<D>) => ReactNode;
   /** Shown instead of the table when the page has no items. */
   empty: ReactNode;
   footer?: (data: D) => ReactNode;
-} & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz'>) {
+} & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz' | 'striped'>) {
+  const items = query.data ? itemsOf(query.data) : [];
   return (
     <>
       {query.isPending ? <Loading /> : null}
       {query.error ? <ErrorState error={query.error} /> : null}
       {query.data ? (
         <Paper withBorder>
-          {query.data.data.length ? (
+          {items.length ? (
             <ScrollArea>
               <Table aria-label={label} striped {...table}>
                 <Table.Thead>
                   <Table.Tr>{head}</Table.Tr>
                 </Table.Thead>
-                <Table.Tbody>{query.data.data.map((item) => row(item))}</Table.Tbody>
+                <Table.Tbody>{items.map((item) => row(item))}</Table.Tbody>
               </Table>
             </ScrollArea>
           ) : (
@@ -90,12 +95,15 @@ export function CountAndPages({
   page,
   totalPages,
   onPage,
+  pagesLabel,
 }: {
   count: ReactNode;
   countTestId?: string;
   page: number;
   totalPages: number;
   onPage: (page: number) => void;
+  /** The pager's name, where "Pages" alone would not say of what (a list inside a page). */
+  pagesLabel?: string;
 }) {
   const { t } = useTranslation('common');
   return (
@@ -103,7 +111,7 @@ export function CountAndPages({
       <Text size="sm" c="dimmed" data-testid={countTestId}>
         {count}
       </Text>
-      {totalPages > 1 ? <Pagination size="sm" total={totalPages} value={page} onChange={onPage} aria-label={t('pages')} /> : null}
+      {totalPages > 1 ? <Pagination size="sm" total={totalPages} value={page} onChange={onPage} aria-label={pagesLabel ?? t('pages')} /> : null}
     </Group>
   );
 }

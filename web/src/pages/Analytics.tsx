@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Group, Paper, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQueries, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { type Metric, useAnalyticsSeries, useTopCampaigns, useTopEvents } from '../api/hooks/analytics';
 import { useCurrentProject } from '../api/project';
 import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
@@ -18,8 +16,7 @@ const METRICS = [
   { key: 'clicked', color: '#fab005' },
   { key: 'bounced', color: '#fa5252' },
   { key: 'complained', color: '#be4bdb' },
-] as const;
-type Metric = (typeof METRICS)[number]['key'];
+] as const satisfies readonly { key: Metric; color: string }[];
 
 const WINDOWS = ['7', '30', '90'] as const;
 
@@ -31,26 +28,13 @@ export default function Analytics() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
   const [days, setDays] = useState('30');
-  const series = useQueries({
-    queries: METRICS.map((m) => ({
-      queryKey: keys.analytics.series(projectId, m.key, days),
-      queryFn: () => {
-        const to = new Date();
-        const from = new Date(to.getTime() - Number(days) * 86_400_000);
-        return unwrap(
-          api.GET('/analytics/timeseries', { params: { query: { metric: m.key as Metric, interval: 'day', from: from.toISOString(), to: to.toISOString() } } }),
-        );
-      },
-    })),
-  });
-  const campaigns = useQuery({
-    queryKey: keys.analytics.topCampaigns(projectId, days),
-    queryFn: () => unwrap(api.GET('/analytics/top-campaigns', { params: { query: { days: Number(days), sort: 'sent', limit: 10 } } })),
-  });
-  const events = useQuery({
-    queryKey: keys.analytics.topEvents(projectId, days),
-    queryFn: () => unwrap(api.GET('/analytics/top-events', { params: { query: { days: Number(days), limit: 10 } } })),
-  });
+  const series = useAnalyticsSeries(
+    projectId,
+    METRICS.map((m) => m.key),
+    days,
+  );
+  const campaigns = useTopCampaigns(projectId, days);
+  const events = useTopEvents(projectId, days);
 
   const seriesError = series.find((q) => q.error)?.error;
   const seriesReady = series.every((q) => q.data);
@@ -61,7 +45,7 @@ export default function Analytics() {
         ...Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.points[i]?.count ?? 0])),
       }))
     : [];
-  const label = (m: Metric) => t(`analytics.metrics.${m}`);
+  const label = (m: (typeof METRICS)[number]['key']) => t(`analytics.metrics.${m}`);
   const totals = seriesReady ? Object.fromEntries(METRICS.map((m, j) => [m.key, series[j].data!.total])) : null;
 
   return (

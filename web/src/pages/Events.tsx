@@ -1,25 +1,18 @@
 import { Fragment, useState } from 'react';
-import { Anchor, Badge, Button, Code, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Badge, Button, Code, Group, Modal, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { useDeleteEvents, useEventNamesSince, useEvents, useEventUsage } from '../api/hooks/events';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ListTable } from '../components/ListPage';
+import { ErrorState, Loading } from '../components/States';
 import { momentWords, numberWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
 /** The newest events of one name (GET /events?name=) and what references it (GET /events/:name/usage). */
 function Recent({ projectId, name }: { projectId: string; name: string }) {
   const { t } = useTranslation('data');
-  const events = useQuery({
-    queryKey: keys.events.list(projectId, name),
-    queryFn: () => unwrap(api.GET('/events', { params: { query: { name, limit: 10 } } })),
-  });
-  const usage = useQuery({
-    queryKey: keys.events.usage(projectId, name),
-    queryFn: () => unwrap(api.GET('/events/{eventName}/usage', { params: { path: { eventName: name } } })),
-  });
+  const events = useEvents(projectId, name);
+  const usage = useEventUsage(projectId, name);
   const used = usage.data
     ? [
         ...usage.data.segments.map((s) => t('events.bySegment', { name: s.name })),
@@ -65,22 +58,15 @@ function Recent({ projectId, name }: { projectId: string; name: string }) {
 export default function Events() {
   const { t } = useTranslation('data');
   const { projectId } = useCurrentProject();
-  const qc = useQueryClient();
   const [days, setDays] = useState('30');
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const names = useQuery({
-    queryKey: keys.events.namesSince(projectId, days),
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/events/names', { params: { query: { days: Number(days), limit: 500 } } })),
-  });
-  const remove = useMutation({
+  const names = useEventNamesSince(projectId, days);
+  const remove = useDeleteEvents(projectId, {
     meta: { success: t('events.deletedToast') },
-    mutationFn: (name: string) => unwrap(api.DELETE('/events/{eventName}', { params: { path: { eventName: name } } })),
     onSuccess: () => {
       setDeleting(null);
       setOpen(null);
-      return qc.invalidateQueries({ queryKey: keys.events.names(projectId) });
     },
   });
   return (
@@ -98,65 +84,60 @@ export default function Events() {
           w={180}
         />
       </Group>
-      {names.isPending ? <Loading /> : null}
-      {names.error ? <ErrorState error={names.error} /> : null}
-      {names.data && !names.data.data.length ? <Empty>{t('events.empty')}</Empty> : null}
-      {names.data?.data.length ? (
-        <Paper withBorder>
-          <ScrollArea>
-            <Table aria-label={t('events.table')} miw={560}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('events.name')}</Table.Th>
-                  <Table.Th ta="right">{t('events.count')}</Table.Th>
-                  <Table.Th>{t('events.lastSeen')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {names.data.data.map((n) => (
-                  <Fragment key={n.name}>
-                    <Table.Tr>
-                      <Table.Td>
-                        <Button variant="subtle" size="compact-sm" onClick={() => setOpen(open === n.name ? null : n.name)} aria-expanded={open === n.name}>
-                          {n.name}
-                        </Button>{' '}
-                        {n.reserved ? (
-                          <Badge size="xs" variant="light" color="gray">
-                            {t('events.service')}
-                          </Badge>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td ta="right">{numberWords(n.count)}</Table.Td>
-                      <Table.Td>{momentWords(n.lastSeen)}</Table.Td>
-                      <Table.Td>
-                        {n.reserved ? null : (
-                          <Button
-                            size="compact-xs"
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('events.deleteNamed', { name: n.name })}
-                            onClick={() => setDeleting(n.name)}
-                          >
-                            {t('events.delete')}
-                          </Button>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                    {open === n.name ? (
-                      <Table.Tr>
-                        <Table.Td colSpan={4}>
-                          <Recent projectId={projectId} name={n.name} />
-                        </Table.Td>
-                      </Table.Tr>
-                    ) : null}
-                  </Fragment>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        </Paper>
-      ) : null}
+      {/* Unstriped: a name's opened row reads as part of it. */}
+      <ListTable
+        query={names}
+        label={t('events.table')}
+        miw={560}
+        striped={false}
+        head={
+          <>
+            <Table.Th>{t('events.name')}</Table.Th>
+            <Table.Th ta="right">{t('events.count')}</Table.Th>
+            <Table.Th>{t('events.lastSeen')}</Table.Th>
+            <Table.Th />
+          </>
+        }
+        row={(n) => (
+          <Fragment key={n.name}>
+            <Table.Tr>
+              <Table.Td>
+                <Button variant="subtle" size="compact-sm" onClick={() => setOpen(open === n.name ? null : n.name)} aria-expanded={open === n.name}>
+                  {n.name}
+                </Button>{' '}
+                {n.reserved ? (
+                  <Badge size="xs" variant="light" color="gray">
+                    {t('events.service')}
+                  </Badge>
+                ) : null}
+              </Table.Td>
+              <Table.Td ta="right">{numberWords(n.count)}</Table.Td>
+              <Table.Td>{momentWords(n.lastSeen)}</Table.Td>
+              <Table.Td>
+                {n.reserved ? null : (
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('events.deleteNamed', { name: n.name })}
+                    onClick={() => setDeleting(n.name)}
+                  >
+                    {t('events.delete')}
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+            {open === n.name ? (
+              <Table.Tr>
+                <Table.Td colSpan={4}>
+                  <Recent projectId={projectId} name={n.name} />
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+          </Fragment>
+        )}
+        empty={t('events.empty')}
+      />
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('events.deleteTitle', { name: deleting })}>
         <Stack>
           <Text>{t('events.deleteBody')}</Text>

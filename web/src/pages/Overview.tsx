@@ -1,8 +1,6 @@
 import { Anchor, Badge, Button, Group, List, Paper, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { useSetupState } from '../api/hooks/setupState';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
 import { NewKeys } from './ApiKeys';
@@ -12,10 +10,7 @@ import { useTranslation } from 'react-i18next';
 export default function Overview() {
   const { t } = useTranslation('home');
   const { projectId, project } = useCurrentProject();
-  const state = useQuery({
-    queryKey: keys.setupState(projectId),
-    queryFn: () => unwrap(api.GET('/projects/{id}/setup-state', { params: { path: { id: projectId } } })),
-  });
+  const state = useSetupState(projectId);
   const to = (path: string) => `/p/${projectId}/${path}`;
   return (
     <Stack>

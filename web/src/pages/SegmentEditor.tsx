@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
-import { useSegment } from '../api/hooks/segments';
+import { ApiError } from '../api/client';
+import { useSaveSegment, useSegment } from '../api/hooks/segments';
 import { useCurrentProject } from '../api/project';
 import { conditionErrors, FilterBuilder, newTree, type FilterTree } from '../components/FilterBuilder';
 import { ErrorState, Loading } from '../components/States';
@@ -28,7 +26,6 @@ function formErrors(error: unknown) {
 /** The form of a new segment (POST) or an existing one (PATCH of the changed fields only). */
 function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segment }) {
   const { t } = useTranslation('data');
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const [name, setName] = useState(segment?.name ?? '');
   const [description, setDescription] = useState(segment?.description ?? '');
@@ -46,28 +43,9 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
         ...(segment.type === 'DYNAMIC' && JSON.stringify(tree) !== savedTree ? { condition: tree } : {}),
       }
     : {};
-  const save = useMutation({
+  const save = useSaveSegment(projectId, {
     meta: { success: t('segment.savedToast') },
-    mutationFn: async () => {
-      if (!segment) {
-        return unwrap(
-          api.POST('/segments', {
-            body: {
-              name,
-              description: description.trim() || null,
-              type,
-              trackMembership: type === 'DYNAMIC' ? track : false,
-              ...(type === 'DYNAMIC' ? { condition: tree } : {}),
-            },
-          }),
-        );
-      }
-      return unwrap(api.PATCH('/segments/{id}', { params: { path: { id: segment.id } }, body: changes }));
-    },
-    onSuccess: async (s) => {
-      await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
-      qc.setQueryData(keys.segments.one(projectId, s.id), s);
-      await qc.invalidateQueries({ queryKey: keys.segments.members(projectId, s.id) });
+    onSuccess: (s) => {
       if (!segment) void navigate(`/p/${projectId}/segments/${s.id}`, { replace: true });
       else {
         setSavedTree(JSON.stringify(tree));
@@ -89,7 +67,19 @@ function SegmentForm({ projectId, segment }: { projectId: string; segment?: Segm
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        save.mutate(
+          segment
+            ? { id: segment.id, changes }
+            : {
+                create: {
+                  name,
+                  description: description.trim() || null,
+                  type,
+                  trackMembership: type === 'DYNAMIC' ? track : false,
+                  ...(type === 'DYNAMIC' ? { condition: tree } : {}),
+                },
+              },
+        );
       }}
       noValidate
     >

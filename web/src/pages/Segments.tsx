@@ -1,8 +1,8 @@
-import { Anchor, Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useSegments } from '../api/hooks/segments';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ListPage, ListTable } from '../components/ListPage';
 import { momentWords, numberWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -12,70 +12,60 @@ export default function Segments() {
   const { projectId } = useCurrentProject();
   const list = useSegments(projectId);
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {t('segments.title')}
-        </Title>
+    <ListPage
+      title={t('segments.title')}
+      action={
         <Button component={Link} to={`/p/${projectId}/segments/new`}>
           {t('segments.newSegment')}
         </Button>
-      </Group>
-      <Text size="sm" c="dimmed">
-        {t('segments.intro')}
-      </Text>
-      {list.isPending ? <Loading /> : null}
-      {list.error ? <ErrorState error={list.error} /> : null}
-      {list.data ? (
-        <Paper withBorder>
-          {list.data.length ? (
-            <ScrollArea>
-              <Table aria-label={t('segments.title')} striped highlightOnHover miw={620}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('segments.name')}</Table.Th>
-                    <Table.Th>{t('segments.type')}</Table.Th>
-                    <Table.Th ta="right">{t('segments.members')}</Table.Th>
-                    <Table.Th>{t('segments.tracked')}</Table.Th>
-                    <Table.Th>{t('segments.updated')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {list.data.map((s) => (
-                    <Table.Tr key={s.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/p/${projectId}/segments/${s.id}`}>
-                          {s.name}
-                        </Anchor>
-                        {s.description ? (
-                          <Text size="xs" c="dimmed" lineClamp={1}>
-                            {s.description}
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge variant="light" color={s.type === 'DYNAMIC' ? 'blue' : 'gray'}>
-                          {t(`segments.types.${s.type}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td ta="right" data-testid="member-count">
-                        {numberWords(s.memberCount)}
-                      </Table.Td>
-                      <Table.Td>{s.trackMembership ? t('segments.yes') : '—'}</Table.Td>
-                      <Table.Td>{momentWords(s.updatedAt)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>{t('segments.empty')}</Empty>
-          )}
+      }
+      description={t('segments.intro')}
+    >
+      <ListTable
+        query={list}
+        label={t('segments.title')}
+        highlightOnHover
+        miw={620}
+        head={
+          <>
+            <Table.Th>{t('segments.name')}</Table.Th>
+            <Table.Th>{t('segments.type')}</Table.Th>
+            <Table.Th ta="right">{t('segments.members')}</Table.Th>
+            <Table.Th>{t('segments.tracked')}</Table.Th>
+            <Table.Th>{t('segments.updated')}</Table.Th>
+          </>
+        }
+        row={(s) => (
+          <Table.Tr key={s.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/p/${projectId}/segments/${s.id}`}>
+                {s.name}
+              </Anchor>
+              {s.description ? (
+                <Text size="xs" c="dimmed" lineClamp={1}>
+                  {s.description}
+                </Text>
+              ) : null}
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={s.type === 'DYNAMIC' ? 'blue' : 'gray'}>
+                {t(`segments.types.${s.type}`)}
+              </Badge>
+            </Table.Td>
+            <Table.Td ta="right" data-testid="member-count">
+              {numberWords(s.memberCount)}
+            </Table.Td>
+            <Table.Td>{s.trackMembership ? t('segments.yes') : '—'}</Table.Td>
+            <Table.Td>{momentWords(s.updatedAt)}</Table.Td>
+          </Table.Tr>
+        )}
+        empty={t('segments.empty')}
+        footer={(d) => (
           <Text size="sm" c="dimmed" p="sm">
-            {t('segments.count', { count: list.data.length, n: numberWords(list.data.length) })}
+            {t('segments.count', { count: d.length, n: numberWords(d.length) })}
           </Text>
-        </Paper>
-      ) : null}
-    </Stack>
+        )}
+      />
+    </ListPage>
   );
 }

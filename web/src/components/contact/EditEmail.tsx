@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { ApiError } from '../../api/client';
+import { useUpdateContact } from '../../api/hooks/contacts';
 import { flatFieldOf } from '../dialogs/AddContact';
 import { ErrorState } from '../States';
 
@@ -13,22 +12,14 @@ import { ErrorState } from '../States';
  */
 export function EditEmail({ projectId, contactId, email }: { projectId: string; contactId: string; email: string }) {
   const { t } = useTranslation('contacts');
-  const qc = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [value, setValue] = useState(email);
-  const save = useMutation({
-    mutationFn: () => unwrap(api.PATCH('/contacts/{id}', { params: { path: { id: contactId } }, body: { email: value.trim() } })),
-    onSuccess: async (data) => {
-      setOpened(false);
-      qc.setQueryData(keys.contacts.one(projectId, contactId), data);
-      await qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) });
-    },
-  });
+  const save = useUpdateContact(projectId, contactId, { onSuccess: () => setOpened(false) });
   const flat = flatFieldOf(save.error);
   const onField = flat?.field === 'email' ? flat.message : save.error instanceof ApiError && save.error.status === 409 ? save.error.message : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate({ email: value.trim() });
   };
   return (
     <>

@@ -8,7 +8,7 @@ import { ErrorState } from '../States';
 import { notifySuccess } from '../notify';
 import { restoreContacts, snapshotContacts } from './restoreContacts';
 import type { Matching } from './listView';
-import { type Job, jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { type Job, jobDone, jobPercent, useJobProgress } from '../../api/hooks/contacts';
 import { pluralOf } from './plural';
 
 type BulkAction = 'subscribe' | 'unsubscribe' | 'delete';
@@ -46,7 +46,7 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
     onDone();
     if (running?.action === 'delete' && job.data) {
       const gone = job.data.succeeded;
-      const undo = deleted && gone === deleted.length ? { label: t('undo'), run: () => restoreContacts(projectId, deleted).finally(onDone) } : undefined;
+      const undo = deleted && gone === deleted.length ? { label: t('undo'), run: () => restoreContacts(deleted).finally(onDone) } : undefined;
       notifySuccess(t(`bulk.deleted.${pluralOf(gone)}`, { n: numberWords(gone) }), { undo });
     }
   }, [finished]);
@@ -56,7 +56,7 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
     setAsking(false);
     try {
       const body = 'contactIds' in target ? { contactIds: target.contactIds } : { matching: target.matching };
-      setDeleted(action === 'delete' && 'contactIds' in target ? await snapshotContacts(projectId, target.contactIds) : null);
+      setDeleted(action === 'delete' && 'contactIds' in target ? await snapshotContacts(target.contactIds) : null);
       const res = await unwrap(api.POST(BULK_PATHS[action], { body }));
       setRunning({ action, jobId: res.jobId });
     } catch (err) {

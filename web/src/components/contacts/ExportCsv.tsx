@@ -7,7 +7,7 @@ import { numberWords } from '../../api/dates';
 import { i18n } from '../../i18n';
 import { ErrorState } from '../States';
 import type { ListView } from './listView';
-import { type Job, jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { type Job, jobDone, jobPercent, useJobProgress } from '../../api/hooks/contacts';
 import { pluralOf } from './plural';
 
 /** The finished file, fetched with the cookie and project header (a plain link could not carry X-Project-Id). */

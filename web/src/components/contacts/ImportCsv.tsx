@@ -3,10 +3,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, FileInput, Group, Loader, Modal, Progress, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { api, unwrap } from '../../api/client';
-import { useContactFields } from '../../api/hooks/contacts';
 import { numberWords } from '../../api/dates';
 import { ErrorState } from '../States';
-import { type ImportJob, jobDone, jobPercent, useJobProgress } from './useJobProgress';
+import { type ImportJob, jobDone, jobPercent, useContactFields, useJobProgress } from '../../api/hooks/contacts';
 import { ColumnChoice, FieldType, ImportMapping, ImportPreview, initialChoices, mappingOf, mappingProblem } from './ImportMapping';
 
 /** The job's line in words: "Importing: 300 of 1,000 rows", then "Done: 1,000 of 1,000 rows". */

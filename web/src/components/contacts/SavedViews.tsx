@@ -1,15 +1,10 @@
 import { useState } from 'react';
 import { ActionIcon, Button, Group, Modal, NavLink, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fieldError, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { fieldError } from '../../api/client';
+import { useCreateView, useDeleteView, useSavedViews, useUpdateView } from '../../api/hooks/contacts';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '../States';
 import type { ListView, SavedView } from './listView';
-
-export function useSavedViews(projectId: string) {
-  return useQuery({ queryKey: keys.contacts.views(projectId), queryFn: () => unwrap(api.GET('/contact-views')) });
-}
 
 /**
  * The list's side panel: "All contacts", then the project's saved views (shared with every member).
@@ -27,30 +22,21 @@ export function SavedViews({
   onOpen: (view: SavedView | null) => void;
 }) {
   const { t } = useTranslation('contacts');
-  const qc = useQueryClient();
   const views = useSavedViews(projectId);
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
   const body = () => ({ filter: (current.filter as never) ?? null, search: current.search.trim() || null, columns: current.columns });
-  const refresh = () => qc.invalidateQueries({ queryKey: keys.contacts.views(projectId) });
-  const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/contact-views', { body: { name: name.trim(), ...body() } })),
-    onSuccess: async (view) => {
+  const create = useCreateView(projectId, {
+    onSuccess: (view) => {
       setNaming(false);
       setName('');
-      await refresh();
       onOpen(view);
     },
   });
-  const update = useMutation({
-    mutationFn: (id: string) => unwrap(api.PATCH('/contact-views/{id}', { params: { path: { id } }, body: body() })),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/contact-views/{id}', { params: { path: { id } } })),
-    onSuccess: async (_, id) => {
+  const update = useUpdateView(projectId);
+  const remove = useDeleteView(projectId, {
+    onSuccess: (_, id) => {
       if (id === activeId) onOpen(null);
-      await refresh();
     },
   });
   return (
@@ -77,7 +63,7 @@ export function SavedViews({
           {t('views.save')}
         </Button>
         {activeId ? (
-          <Button size="xs" variant="default" loading={update.isPending} onClick={() => update.mutate(activeId)}>
+          <Button size="xs" variant="default" loading={update.isPending} onClick={() => update.mutate({ id: activeId, body: body() })}>
             {t('views.update')}
           </Button>
         ) : null}
@@ -87,7 +73,7 @@ export function SavedViews({
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            create.mutate();
+            create.mutate({ name: name.trim(), ...body() });
           }}
         >
           <Stack>

@@ -1,4 +1,4 @@
-import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
+import { api, type ResponseOf, unwrap } from '../../api/client';
 import { numberWords } from '../../api/dates';
 import { i18n } from '../../i18n';
 
@@ -8,10 +8,10 @@ type Contact = ResponseOf<'/contacts/{id}', 'get'>;
 export const UNDO_LIMIT = 100;
 
 /** What "Undo" of a delete needs, read before the delete: each contact with its fields and topic choices. */
-export async function snapshotContacts(projectId: string, ids: string[]): Promise<Contact[] | null> {
+export async function snapshotContacts(ids: string[]): Promise<Contact[] | null> {
   if (ids.length > UNDO_LIMIT) return null;
   try {
-    return await Promise.all(ids.map((id) => unwrap(api.GET('/contacts/{id}', { params: { path: { id } }, headers: forProject(projectId) }))));
+    return await Promise.all(ids.map((id) => unwrap(api.GET('/contacts/{id}', { params: { path: { id } } }))));
   } catch {
     // Not readable (one just went, a network fault): the delete goes on without an Undo rather than not at all.
     return null;
@@ -23,12 +23,11 @@ export async function snapshotContacts(projectId: string, ids: string[]): Promis
  * and topic choices (no double opt-in mail: these people had already agreed). What a delete erased stays
  * gone: the contact's id and creation date, its events, emails, workflow runs and consent records.
  */
-export async function restoreContacts(projectId: string, contacts: Contact[]): Promise<string> {
+export async function restoreContacts(contacts: Contact[]): Promise<string> {
   for (const c of contacts) {
     await unwrap(
       api.POST('/contacts', {
         body: { email: c.email, subscribed: c.subscribed, data: c.data, ...(c.topics ? { topics: c.topics } : {}), doubleOptIn: false },
-        headers: forProject(projectId),
       }),
     );
   }

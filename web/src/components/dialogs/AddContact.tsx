@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Alert, Anchor, Button, Group, Modal, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, ApiError, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { ApiError } from '../../api/client';
+import { AlreadyAContact, useAddContact } from '../../api/hooks/contacts';
 import { parseFieldValue, VALUE_TYPES, type ValueType } from '../../api/contactFields';
 import { ErrorState } from '../States';
 
@@ -30,42 +29,22 @@ export function flatFieldOf(error: unknown): { field: string; message: string } 
 }
 
 /**
- * POST /contacts creates *or updates* by address: an "Add contact" for a listed address would overwrite its
- * subscription (re-subscribing someone who left) and fields. The dialog looks first and sends to its page instead.
+ * "Add contact": email, subscribed and custom fields as key/value rows, created with POST /contacts.
+ * An address that is already a contact's is not overwritten: the dialog links to its page instead.
  */
-class AlreadyAContact extends Error {
-  constructor(readonly contactId: string) {
-    // Never shown as such: the dialog says it in the person's language (contacts:add.alreadyBody).
-    super('Already a contact');
-  }
-}
-
-/** "Add contact": email, subscribed and custom fields as key/value rows, created with POST /contacts. */
 export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?: (email: string) => void }) {
   const { t } = useTranslation('contacts');
-  const qc = useQueryClient();
   const [opened, setOpened] = useState(false);
   const [email, setEmail] = useState('');
   const [subscribed, setSubscribed] = useState(true);
   const [rows, setRows] = useState<FieldRow[]>([]);
   // Problems found before sending (a value that is not of its type), by row.
   const [problems, setProblems] = useState<Record<number, string>>({});
-  const add = useMutation({
+  const add = useAddContact(projectId, {
     meta: { success: t('add.added'), failure: false },
-    mutationFn: async (data: Record<string, unknown>) => {
-      const address = email.trim();
-      if (address) {
-        const found = await unwrap(api.GET('/contacts', { params: { query: { search: address, limit: 100, sort: 'email', dir: 'asc' } } }));
-        const same = found.data.find((c) => c.email.toLowerCase() === address.toLowerCase());
-        if (same) throw new AlreadyAContact(same.id);
-      }
-      return unwrap(api.POST('/contacts', { body: { email: address, subscribed, data: Object.keys(data).length ? data : undefined } }));
-    },
-    onSuccess: async () => {
-      const added = email.trim();
+    onSuccess: (_contact, added) => {
       close();
-      await Promise.all([qc.invalidateQueries({ queryKey: keys.contacts.all(projectId) }), qc.invalidateQueries({ queryKey: keys.setupState(projectId) })]);
-      onAdded?.(added);
+      onAdded?.(added.email);
     },
   });
   function close() {
@@ -88,7 +67,7 @@ export function AddContact({ projectId, onAdded }: { projectId: string; onAdded?
       else data[r.key.trim()] = parsed.value;
     });
     setProblems(found);
-    if (!Object.keys(found).length) add.mutate(data);
+    if (!Object.keys(found).length) add.mutate({ email: email.trim(), subscribed, data });
   };
   const onField = flatFieldOf(add.error);
   // The custom field a `data.<key>…` sentence is about.

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useComputeSegment, useDeleteSegment, useRefreshSegment } from '../../api/hooks/segments';
 import { ErrorState } from '../States';
 import type { Segment } from './SegmentMembers';
 import { numberWords } from '../../api/dates';
@@ -12,30 +10,19 @@ import { useTranslation } from 'react-i18next';
 /** Compute (tracked segments: entry/exit events) and Refresh (recount only), each with what it answered. */
 export function Recount({ projectId, segment }: { projectId: string; segment: Segment }) {
   const { t } = useTranslation('data');
-  const qc = useQueryClient();
   const [result, setResult] = useState<string | null>(null);
-  const path = { params: { path: { id: segment.id } } };
-  // Not awaited: the button is done when the answer is shown; the count and members follow.
-  const after = (sentence: string) => {
-    setResult(sentence);
-    void qc.invalidateQueries({ queryKey: keys.segments.one(projectId, segment.id) });
-    void qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
-    void qc.invalidateQueries({ queryKey: keys.segments.members(projectId, segment.id) });
-  };
-  const compute = useMutation({
-    // 200 with the counts, or 202 while it still runs: both are in the route's responses.
-    mutationFn: () => unwrap(api.POST('/segments/{id}/compute', path)),
+  const compute = useComputeSegment(projectId, segment.id, {
+    // 200 with the counts, or 202 while it still runs.
     onSuccess: (r) =>
-      after(
+      setResult(
         'running' in r
           ? t('segment.stillComputing', { workflowId: r.workflowId })
           : t('segment.computed', { count: r.memberCount, n: numberWords(r.memberCount), entered: numberWords(r.entered), exited: numberWords(r.exited) }),
       ),
   });
-  const refresh = useMutation({
+  const refresh = useRefreshSegment(projectId, segment.id, {
     meta: { success: t('segment.refreshedToast') },
-    mutationFn: () => unwrap(api.POST('/segments/{id}/refresh', path)),
-    onSuccess: (r) => after(t('segment.refreshed', { count: r.memberCount, n: numberWords(r.memberCount) })),
+    onSuccess: (r) => setResult(t('segment.refreshed', { count: r.memberCount, n: numberWords(r.memberCount) })),
   });
   const error = compute.error ?? refresh.error;
   return (
@@ -78,16 +65,11 @@ export function Recount({ projectId, segment }: { projectId: string; segment: Se
 
 export function DeleteSegment({ projectId, segment }: { projectId: string; segment: Segment }) {
   const { t } = useTranslation('data');
-  const qc = useQueryClient();
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
-  const remove = useMutation({
+  const remove = useDeleteSegment(projectId, segment.id, {
     meta: { success: t('segment.deletedToast') },
-    mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } })),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
-      void navigate(`/p/${projectId}/segments`);
-    },
+    onSuccess: () => void navigate(`/p/${projectId}/segments`),
   });
   return (
     <>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Pagination, Paper, ScrollArea, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { api, ApiError, ResponseOf, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
-import { Empty, ErrorState, Loading } from '../States';
+import { ApiError, type ResponseOf } from '../../api/client';
+import { useAddSegmentMembers, useRemoveSegmentMembers, useSegmentMembers } from '../../api/hooks/segments';
+import { CountAndPages, ListTable } from '../ListPage';
+import { ErrorState } from '../States';
 import { momentWords, numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -21,76 +21,66 @@ export const parseAddresses = (text: string) => [
   ),
 ];
 
+/** The segment's members, a page at a time, with how many there are now. */
 export function Members({ projectId, segment }: { projectId: string; segment: Segment }) {
   const { t } = useTranslation('data');
   const [page, setPage] = useState(1);
-  const members = useQuery({
-    queryKey: keys.segments.membersPage(projectId, segment.id, page),
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segment.id }, query: { page, pageSize: PAGE_SIZE } } })),
-  });
-  const pages = members.data ? Math.max(1, Math.ceil(members.data.total / PAGE_SIZE)) : 1;
+  const members = useSegmentMembers(projectId, segment.id, { page, pageSize: PAGE_SIZE });
   return (
-    <Paper withBorder p="md" component="section" aria-label={t('members.title')}>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('members.title')}
-        </Title>
-        {members.isPending ? <Loading /> : null}
-        {members.error ? <ErrorState error={members.error} /> : null}
-        {members.data && !members.data.data.length ? <Empty>{segment.type === 'STATIC' ? t('members.emptyStatic') : t('members.emptyDynamic')}</Empty> : null}
-        {members.data?.data.length ? (
-          <ScrollArea>
-            <Table aria-label={t('members.table')} striped miw={520}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('members.email')}</Table.Th>
-                  <Table.Th>{t('members.subscribed')}</Table.Th>
-                  <Table.Th>{t('members.created')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.data.map((c) => (
-                  <Table.Tr key={c.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/p/${projectId}/contacts/${c.id}`}>
-                        {c.email}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light" color={c.subscribed ? 'green' : 'gray'}>
-                        {c.subscribed ? t('members.subscribed') : t('members.unsubscribed')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{momentWords(c.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        ) : null}
-        {members.data ? (
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed" data-testid="members-total">
-              {t('members.now', { count: members.data.total, n: numberWords(members.data.total) })}
-            </Text>
-            {pages > 1 ? <Pagination size="sm" total={pages} value={page} onChange={setPage} aria-label={t('members.pages')} /> : null}
-          </Group>
-        ) : null}
-      </Stack>
-    </Paper>
+    <Stack gap="sm" component="section" aria-label={t('members.title')}>
+      <Title order={2} size="h4">
+        {t('members.title')}
+      </Title>
+      <ListTable
+        query={members}
+        label={t('members.table')}
+        miw={520}
+        head={
+          <>
+            <Table.Th>{t('members.email')}</Table.Th>
+            <Table.Th>{t('members.subscribed')}</Table.Th>
+            <Table.Th>{t('members.created')}</Table.Th>
+          </>
+        }
+        row={(c) => (
+          <Table.Tr key={c.id}>
+            <Table.Td>
+              <Anchor component={Link} to={`/p/${projectId}/contacts/${c.id}`}>
+                {c.email}
+              </Anchor>
+            </Table.Td>
+            <Table.Td>
+              <Badge variant="light" color={c.subscribed ? 'green' : 'gray'}>
+                {c.subscribed ? t('members.subscribed') : t('members.unsubscribed')}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{momentWords(c.createdAt)}</Table.Td>
+          </Table.Tr>
+        )}
+        empty={segment.type === 'STATIC' ? t('members.emptyStatic') : t('members.emptyDynamic')}
+        footer={(d) => (
+          <CountAndPages
+            count={t('members.now', { count: d.total, n: numberWords(d.total) })}
+            countTestId="members-total"
+            page={page}
+            totalPages={Math.max(1, Math.ceil(d.total / PAGE_SIZE))}
+            onPage={setPage}
+            pagesLabel={t('members.pages')}
+          />
+        )}
+      />
+    </Stack>
   );
 }
 
 /** POST / DELETE /segments/:id/members with pasted addresses (STATIC segments). */
 export function StaticMembers({ projectId, segment }: { projectId: string; segment: Segment }) {
   const { t } = useTranslation('data');
-  const qc = useQueryClient();
   const [text, setText] = useState('');
   const [createMissing, setCreateMissing] = useState(false);
   const [result, setResult] = useState<string | null>(null);
   const emails = parseAddresses(text);
-  const done = async (action: 'added' | 'removed', count: number, notFound: string[]) => {
+  const done = (action: 'added' | 'removed', count: number, notFound: string[]) => {
     const words = { count, n: numberWords(count), missing: notFound.join(', ') };
     setResult(
       action === 'added'
@@ -98,19 +88,13 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
         : t(notFound.length ? 'members.removedMissing' : 'members.removed', words),
     );
     setText('');
-    await qc.invalidateQueries({ queryKey: keys.segments.members(projectId, segment.id) });
-    await qc.invalidateQueries({ queryKey: keys.segments.one(projectId, segment.id) });
-    await qc.invalidateQueries({ queryKey: keys.segments.all(projectId) });
   };
-  const path = { params: { path: { id: segment.id } } };
-  const add = useMutation({
+  const add = useAddSegmentMembers(projectId, segment.id, {
     meta: { success: t('members.addedToast') },
-    mutationFn: () => unwrap(api.POST('/segments/{id}/members', { ...path, body: { emails, createMissing } })),
     onSuccess: (r) => done('added', r.added, r.notFound),
   });
-  const remove = useMutation({
+  const remove = useRemoveSegmentMembers(projectId, segment.id, {
     meta: { success: t('members.removedToast') },
-    mutationFn: () => unwrap(api.DELETE('/segments/{id}/members', { ...path, body: { emails } })),
     onSuccess: (r) => done('removed', r.removed, r.notFound),
   });
   const error = add.error ?? remove.error;
@@ -135,7 +119,7 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
           <Button
             onClick={() => {
               setResult(null);
-              add.mutate();
+              add.mutate({ emails, createMissing });
             }}
             loading={add.isPending}
             disabled={!emails.length}
@@ -146,7 +130,7 @@ export function StaticMembers({ projectId, segment }: { projectId: string; segme
             variant="default"
             onClick={() => {
               setResult(null);
-              remove.mutate();
+              remove.mutate({ emails });
             }}
             loading={remove.isPending}
             disabled={!emails.length}
