@@ -132,7 +132,7 @@ export async function updateProject(knex: Knex, id: string, patch: Partial<Pick<
   return row;
 }
 
-/** The project and everything of it (every table references projects ON DELETE CASCADE). */
+/** The project and everything of it (every table references projects ON DELETE CASCADE, consent_records through its contact). */
 export async function deleteProject(knex: Knex, id: string): Promise<void> {
   await knex('projects').where({ id }).del();
 }

@@ -4,6 +4,7 @@ import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
 import { linksFor } from '../../lib/unsubscribe';
 import { providerEvents } from '../../services/providerEvents';
+import { deleteProject } from '../../db/projects';
 
 /** The consent record (docs/privacy.md): one row per change of `subscribed` or a topic state, whatever the path. */
 
@@ -95,6 +96,23 @@ describe('GET /contacts/:id/consent', () => {
     expect((await h.http.delete(`/contacts/${c.id}`).set(key())).status).toBe(204);
     const [{ n }] = await h.deps.knex('consent_records').where({ contact_id: c.id }).count('* as n');
     expect(Number(n)).toBe(0);
+  });
+
+  it('references its contact only (one foreign-key check per record, not two), and goes with its project through the contact', async () => {
+    const fks = await h.deps.knex.raw(
+      `SELECT confrelid::regclass::text AS parent FROM pg_constraint WHERE conrelid = 'consent_records'::regclass AND contype = 'f'`,
+    );
+    expect(fks.rows.map((r: { parent: string }) => r.parent)).toEqual(['contacts']);
+    const other = await createProjectFixture(h);
+    const made = await h.http
+      .post('/contacts')
+      .set(bearer(other.secretKey))
+      .send({ email: uniqueEmail('gone'), subscribed: true });
+    expect(made.status).toBe(201);
+    const count = async () => Number((await h.deps.knex('consent_records').where({ project_id: other.projectId }).count('* as n'))[0].n);
+    expect(await count()).toBe(1);
+    await deleteProject(h.deps.knex, other.projectId);
+    expect(await count()).toBe(0);
   });
 
   it('records /v1/send, /v1/track, workflow UPDATE_CONTACT, import, bulk, bounce and complaint with their sources', async () => {

@@ -150,6 +150,15 @@ describe('an import batch', () => {
     expect((await contactOf(p.projectId, 'change@counts.test')).data).toEqual({ plan: 'team' });
     expect(await contactOf(p.projectId, 'new2@counts.test')).toBeUndefined();
   });
+
+  it('leaves an imported contact found by the substring searches as soon as the job is done', async () => {
+    const p = await createProjectFixture(h, 'batch-search');
+    await imported(p, ['email,company', 'zed.found@search-import.test,Quixotic Widgets', 'other@search-import.test,Plain'].join('\n'));
+    const byEmail = await h.http.get('/contacts').query({ search: 'ED.FOUND@search' }).set(bearer(p.secretKey));
+    expect(byEmail.body.data.map((c: { email: string }) => c.email)).toEqual(['zed.found@search-import.test']);
+    const byValue = await h.http.post('/contacts/search').set(bearer(p.secretKey)).send({ search: 'xotic widg' });
+    expect(byValue.body.data.map((c: { email: string }) => c.email)).toEqual(['zed.found@search-import.test']);
+  });
 });
 
 describe('a retried import batch', () => {
