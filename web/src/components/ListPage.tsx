@@ -38,47 +38,66 @@ export function ListPage({ title, action, description, children }: { title: stri
 /**
  * A list query's screen part: loading and error states, then a bordered table of its `data` (labelled
  * `label` for screen readers and the browser tests) or the empty message, and a footer under either.
+ * `items` reads the rows from another shape (an infinite query's pages, a bare array); `framed={false}`
+ * leaves out the border for a list inside a panel that has its own.
  */
-export function ListTable<D extends { data: unknown[] }>({
+export function ListTable<D, Item = D extends { data: ReadonlyArray<infer I> } ? I : never>({
   query,
+  items,
   label,
   head,
   row,
   empty,
   footer,
+  loadingLabel,
+  errorTitle,
+  framed = true,
+  striped = true,
   ...table
 }: {
-  query: UseQueryResult<D>;
+  query: Pick<UseQueryResult<D>, 'isPending' | 'error' | 'data'>;
+  /** The rows of the data; unset: its `data` array. */
+  items?: (data: D) => readonly Item[];
   label: string;
   /** The header cells (`Table.Th`). */
   head: ReactNode;
   /** One `Table.Tr` (with its key) per item. */
-  row: (item: D['data'][number]) => ReactNode;
+  row: (item: Item) => ReactNode;
   /** Shown instead of the table when the page has no items. */
   empty: ReactNode;
   footer?: (data: D) => ReactNode;
-} & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz'>) {
+  /** The loading state's words; unset: "Loading…". */
+  loadingLabel?: string;
+  /** The error's title; unset: ErrorState's own. */
+  errorTitle?: string;
+  /** Whether the list has its own border (default); false inside a panel that has one. */
+  framed?: boolean;
+} & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz' | 'striped'>) {
+  const data = query.data;
+  const rows = data === undefined ? [] : items ? items(data) : (data as { data: readonly Item[] }).data;
+  const body =
+    data !== undefined ? (
+      <>
+        {rows.length ? (
+          <ScrollArea>
+            <Table aria-label={label} striped={striped} {...table}>
+              <Table.Thead>
+                <Table.Tr>{head}</Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>{rows.map((item) => row(item))}</Table.Tbody>
+            </Table>
+          </ScrollArea>
+        ) : (
+          <Empty>{empty}</Empty>
+        )}
+        {footer ? footer(data) : null}
+      </>
+    ) : null;
   return (
     <>
-      {query.isPending ? <Loading /> : null}
-      {query.error ? <ErrorState error={query.error} /> : null}
-      {query.data ? (
-        <Paper withBorder>
-          {query.data.data.length ? (
-            <ScrollArea>
-              <Table aria-label={label} striped {...table}>
-                <Table.Thead>
-                  <Table.Tr>{head}</Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>{query.data.data.map((item) => row(item))}</Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>{empty}</Empty>
-          )}
-          {footer ? footer(query.data) : null}
-        </Paper>
-      ) : null}
+      {query.isPending ? <Loading label={loadingLabel} /> : null}
+      {query.error ? <ErrorState error={query.error} title={errorTitle} /> : null}
+      {body && framed ? <Paper withBorder>{body}</Paper> : body}
     </>
   );
 }
