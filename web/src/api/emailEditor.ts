@@ -1,4 +1,4 @@
-import { api, type BodyOf, type ResponseOf, unwrap } from './client';
+import { api, type BodyOf, forProject, type ResponseOf, unwrap } from './client';
 import type { components } from './schema';
 
 /**
@@ -32,12 +32,19 @@ export type Brand = ResponseOf<'/brand', 'get'>;
 
 // Every caller is on a project page (/app/p/:projectId/…): the client's middleware adds its X-Project-Id.
 const id = (templateId: string) => ({ params: { path: { id: templateId } } });
+/**
+ * The calls that run after an awaited save (the draft's content after its settings, "Publish" and
+ * "Send test" after saving) name their project: the person may have switched projects meanwhile, and
+ * the page's address would then name the other one (docs/dashboard.md, "The project header is added once").
+ */
+const ownProject = (projectId: string, templateId: string) => ({ ...id(templateId), headers: forProject(projectId) });
 const version = (templateId: string, n: number) => ({ params: { path: { id: templateId, n } } });
 
 export const getDraft = (templateId: string) => unwrap(api.GET('/templates/{id}/draft', id(templateId)));
-export const putDraft = (templateId: string, content: ContentIn) => unwrap(api.PUT('/templates/{id}/draft', { ...id(templateId), body: content }));
-export const publish = (templateId: string, note: string) =>
-  unwrap(api.POST('/templates/{id}/publish', { ...id(templateId), body: note.trim() ? { note } : {} }));
+export const putDraft = (projectId: string, templateId: string, content: ContentIn) =>
+  unwrap(api.PUT('/templates/{id}/draft', { ...ownProject(projectId, templateId), body: content }));
+export const publish = (projectId: string, templateId: string, note: string) =>
+  unwrap(api.POST('/templates/{id}/publish', { ...ownProject(projectId, templateId), body: note.trim() ? { note } : {} }));
 export const listVersions = (templateId: string) => unwrap(api.GET('/templates/{id}/versions', id(templateId)));
 export const getVersion = (templateId: string, n: number) => unwrap(api.GET('/templates/{id}/versions/{n}', version(templateId, n)));
 export const restoreVersion = (templateId: string, n: number) => unwrap(api.POST('/templates/{id}/versions/{n}/restore', version(templateId, n)));
@@ -46,8 +53,8 @@ export const getBrand = () => unwrap(api.GET('/brand'));
 export const putBrand = (brand: BodyOf<'/brand', 'put'>) => unwrap(api.PUT('/brand', { body: brand }));
 
 /** "Send test": the saved draft (else the published content) to `to`, the signed-in person's address when absent. */
-export const sendTest = (templateId: string, body: BodyOf<'/templates/{id}/test', 'post'>) =>
-  unwrap(api.POST('/templates/{id}/test', { ...id(templateId), body }));
+export const sendTest = (projectId: string, templateId: string, body: BodyOf<'/templates/{id}/test', 'post'>) =>
+  unwrap(api.POST('/templates/{id}/test', { ...ownProject(projectId, templateId), body }));
 
 /** POST /templates/preview: the compiled, rendered email and its checks. */
 export const previewEmail = (input: PreviewInput) => unwrap(api.POST('/templates/preview', { body: input }));

@@ -81,7 +81,7 @@ function Editor({
         const row = await unwrap(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body: meta }));
         qc.setQueryData(keys.templates.one(projectId, template.id), row);
       }
-      await putDraft(template.id, contentOf(draft));
+      await putDraft(projectId, template.id, contentOf(draft));
       setSaved(JSON.stringify(draft));
       await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
     },
@@ -90,7 +90,7 @@ function Editor({
     meta: { success: t('templateEditor.publishedToast') },
     mutationFn: async (note: string) => {
       await save.mutateAsync();
-      return publish(template!.id, note);
+      return publish(projectId, template!.id, note);
     },
     onSuccess: async (version) => {
       setPublished(version.number);
@@ -130,7 +130,7 @@ function Editor({
         {template ? (
           <Group gap="xs">
             <VersionsDrawer projectId={projectId} templateId={template.id} onRestored={onRestored} />
-            <SendTest templateId={template.id} data={previewData.data} dirty={dirty} save={() => save.mutateAsync()} />
+            <SendTest projectId={projectId} templateId={template.id} data={previewData.data} dirty={dirty} save={() => save.mutateAsync()} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               {t('templateEditor.duplicate')}
             </Button>

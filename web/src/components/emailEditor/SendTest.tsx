@@ -8,11 +8,13 @@ import { useTranslation } from 'react-i18next';
  * send only (not stored on the recipient's contact).
  */
 export function SendTest({
+  projectId,
   templateId,
   data,
   dirty,
   save,
 }: {
+  projectId: string;
   templateId: string;
   data: Record<string, unknown> | undefined;
   dirty: boolean;
@@ -26,7 +28,7 @@ export function SendTest({
       doneText={(to) => t('sendTest.queued', { to })}
       send={async (to) => {
         if (dirty) await save();
-        return sendTest(templateId, { to, data: data ?? {} });
+        return sendTest(projectId, templateId, { to, data: data ?? {} });
       }}
     />
   );
