@@ -30,26 +30,31 @@ export type Version = ResponseOf<'/templates/{id}/versions', 'get'>['data'][numb
 export type Starter = ResponseOf<'/templates/starters', 'get'>['data'][number];
 export type Brand = ResponseOf<'/brand', 'get'>;
 
-const id = (projectId: string, templateId: string) => ({ params: { path: { id: templateId } }, headers: forProject(projectId) });
-const version = (projectId: string, templateId: string, n: number) => ({ params: { path: { id: templateId, n } }, headers: forProject(projectId) });
+// Every caller is on a project page (/app/p/:projectId/…): the client's middleware adds its X-Project-Id.
+const id = (templateId: string) => ({ params: { path: { id: templateId } } });
+/**
+ * The calls that run after an awaited save (the draft's content after its settings, "Publish" and
+ * "Send test" after saving) name their project: the person may have switched projects meanwhile, and
+ * the page's address would then name the other one (docs/dashboard.md, "The project header is added once").
+ */
+const ownProject = (projectId: string, templateId: string) => ({ ...id(templateId), headers: forProject(projectId) });
+const version = (templateId: string, n: number) => ({ params: { path: { id: templateId, n } } });
 
-export const getDraft = (projectId: string, templateId: string) => unwrap(api.GET('/templates/{id}/draft', id(projectId, templateId)));
+export const getDraft = (templateId: string) => unwrap(api.GET('/templates/{id}/draft', id(templateId)));
 export const putDraft = (projectId: string, templateId: string, content: ContentIn) =>
-  unwrap(api.PUT('/templates/{id}/draft', { ...id(projectId, templateId), body: content }));
+  unwrap(api.PUT('/templates/{id}/draft', { ...ownProject(projectId, templateId), body: content }));
 export const publish = (projectId: string, templateId: string, note: string) =>
-  unwrap(api.POST('/templates/{id}/publish', { ...id(projectId, templateId), body: note.trim() ? { note } : {} }));
-export const listVersions = (projectId: string, templateId: string) => unwrap(api.GET('/templates/{id}/versions', id(projectId, templateId)));
-export const getVersion = (projectId: string, templateId: string, n: number) =>
-  unwrap(api.GET('/templates/{id}/versions/{n}', version(projectId, templateId, n)));
-export const restoreVersion = (projectId: string, templateId: string, n: number) =>
-  unwrap(api.POST('/templates/{id}/versions/{n}/restore', version(projectId, templateId, n)));
-export const listStarters = (projectId: string) => unwrap(api.GET('/templates/starters', { headers: forProject(projectId) }));
-export const getBrand = (projectId: string) => unwrap(api.GET('/brand', { headers: forProject(projectId) }));
-export const putBrand = (projectId: string, brand: BodyOf<'/brand', 'put'>) => unwrap(api.PUT('/brand', { headers: forProject(projectId), body: brand }));
+  unwrap(api.POST('/templates/{id}/publish', { ...ownProject(projectId, templateId), body: note.trim() ? { note } : {} }));
+export const listVersions = (templateId: string) => unwrap(api.GET('/templates/{id}/versions', id(templateId)));
+export const getVersion = (templateId: string, n: number) => unwrap(api.GET('/templates/{id}/versions/{n}', version(templateId, n)));
+export const restoreVersion = (templateId: string, n: number) => unwrap(api.POST('/templates/{id}/versions/{n}/restore', version(templateId, n)));
+export const listStarters = () => unwrap(api.GET('/templates/starters'));
+export const getBrand = () => unwrap(api.GET('/brand'));
+export const putBrand = (brand: BodyOf<'/brand', 'put'>) => unwrap(api.PUT('/brand', { body: brand }));
 
 /** "Send test": the saved draft (else the published content) to `to`, the signed-in person's address when absent. */
 export const sendTest = (projectId: string, templateId: string, body: BodyOf<'/templates/{id}/test', 'post'>) =>
-  unwrap(api.POST('/templates/{id}/test', { ...id(projectId, templateId), body }));
+  unwrap(api.POST('/templates/{id}/test', { ...ownProject(projectId, templateId), body }));
 
 /** POST /templates/preview: the compiled, rendered email and its checks. */
-export const previewEmail = (projectId: string, input: PreviewInput) => unwrap(api.POST('/templates/preview', { headers: forProject(projectId), body: input }));
+export const previewEmail = (input: PreviewInput) => unwrap(api.POST('/templates/preview', { body: input }));

@@ -1,8 +1,6 @@
 import { Box, Code, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { useContentPreview } from '../api/hooks/templates';
 import { ErrorState, Loading } from './States';
 import type { EmailDocument } from '../api/emailEditor';
 import { useTranslation } from 'react-i18next';
@@ -31,13 +29,7 @@ export function EmailPreview({
   const content = document ? { subject, editor: 'blocks' as const, document, text } : { subject, editor: 'html' as const, body, text };
   const [debounced] = useDebouncedValue(content, 400);
   const ready = !!debounced.subject && (debounced.editor === 'blocks' || !!debounced.body);
-  const preview = useQuery({
-    queryKey: keys.templates.emailPreview(projectId, debounced),
-    placeholderData: keepPreviousData,
-    enabled: ready,
-    retry: false,
-    queryFn: () => unwrap(api.POST('/templates/preview', { body: { ...debounced, data: {} } })),
-  });
+  const preview = useContentPreview(projectId, debounced, ready);
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">

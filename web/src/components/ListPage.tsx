@@ -42,48 +42,66 @@ const itemsOf = <D,>(d: D) => (Array.isArray(d) ? d : (d as { data: unknown[] })
 /**
  * A list query's screen part: loading and error states, then a bordered table of its items (labelled
  * `label` for screen readers and the browser tests) or the empty message, and a footer under either.
+ * `items` reads the rows from another shape (an infinite query's pages, a bare array); `framed={false}`
+ * leaves out the border for a list inside a panel that has its own.
  */
-export function ListTable<D extends unknown[] | { data: unknown[] }>({
+export function ListTable<D, Item = ItemOf<D>>({
   query,
+  items,
   label,
   head,
   row,
   empty,
   footer,
+  loadingLabel,
+  errorTitle,
+  framed = true,
+  striped = true,
   ...table
 }: {
-  query: UseQueryResult<D>;
+  query: Pick<UseQueryResult<D>, 'isPending' | 'error' | 'data'>;
+  /** The rows of the data; unset: its `data` array. */
+  items?: (data: D) => readonly Item[];
   label: string;
   /** The header cells (`Table.Th`). */
   head: ReactNode;
   /** One `Table.Tr` (with its key) per item. */
-  row: (item: ItemOf<D>) => ReactNode;
+  row: (item: Item) => ReactNode;
   /** Shown instead of the table when the page has no items. */
   empty: ReactNode;
   footer?: (data: D) => ReactNode;
+  /** The loading state's words; unset: "Loading…". */
+  loadingLabel?: string;
+  /** The error's title; unset: ErrorState's own. */
+  errorTitle?: string;
+  /** Whether the list has its own border (default); false inside a panel that has one. */
+  framed?: boolean;
 } & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz' | 'striped'>) {
-  const items = query.data ? itemsOf(query.data) : [];
+  const data = query.data;
+  const rows = data === undefined ? [] : items ? items(data) : (itemsOf(data) as readonly Item[]);
+  const body =
+    data !== undefined ? (
+      <>
+        {rows.length ? (
+          <ScrollArea>
+            <Table aria-label={label} striped={striped} {...table}>
+              <Table.Thead>
+                <Table.Tr>{head}</Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>{rows.map((item) => row(item))}</Table.Tbody>
+            </Table>
+          </ScrollArea>
+        ) : (
+          <Empty>{empty}</Empty>
+        )}
+        {footer ? footer(data) : null}
+      </>
+    ) : null;
   return (
     <>
-      {query.isPending ? <Loading /> : null}
-      {query.error ? <ErrorState error={query.error} /> : null}
-      {query.data ? (
-        <Paper withBorder>
-          {items.length ? (
-            <ScrollArea>
-              <Table aria-label={label} striped {...table}>
-                <Table.Thead>
-                  <Table.Tr>{head}</Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>{items.map((item) => row(item))}</Table.Tbody>
-              </Table>
-            </ScrollArea>
-          ) : (
-            <Empty>{empty}</Empty>
-          )}
-          {footer ? footer(query.data) : null}
-        </Paper>
-      ) : null}
+      {query.isPending ? <Loading label={loadingLabel} /> : null}
+      {query.error ? <ErrorState error={query.error} title={errorTitle} /> : null}
+      {body && framed ? <Paper withBorder>{body}</Paper> : body}
     </>
   );
 }

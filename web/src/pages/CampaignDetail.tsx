@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Modal, Paper, Progress, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { ACTIVE, percent, reportPollMs, type Campaign } from '../api/campaigns';
+import { ACTIVE, percent, type Campaign } from '../api/campaigns';
+import { useCampaignSeries, useCampaignStats } from '../api/hooks/campaigns';
 import { CampaignRecipients } from '../components/CampaignRecipients';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
@@ -131,30 +132,12 @@ const bucketLabel = (t: string, interval: 'hour' | 'day') =>
     ? new Date(t).toLocaleString(intlLocale(), { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
     : new Date(t).toLocaleDateString(intlLocale(), { month: 'short', day: 'numeric' });
 
-/** GET /campaigns/:id/stats, /timeseries and /links (the click map), refreshed while the campaign is active and for a week after. */
+/** GET /campaigns/:id/stats and /timeseries, then the click map (and its /links), refreshed while the campaign is active and for a week after. */
 function Report({ projectId, campaign }: { projectId: string; campaign: Campaign }) {
   const { t } = useTranslation('campaigns');
   // Fast while sending, then on for a week: opens and clicks keep arriving after SENT.
-  const poll = reportPollMs(campaign);
-  const path = { params: { path: { id: campaign.id } } };
-  const stats = useQuery({
-    queryKey: keys.campaigns.stats(projectId, campaign.id),
-    refetchInterval: poll,
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/stats', path)),
-  });
-  // Redrawn when the counters move (the stats poll), not on a clock of its own.
-  const moved = stats.data ? `${stats.data.sent}/${stats.data.opened}/${stats.data.clicked}` : '';
-  const series = useQuery({
-    queryKey: keys.campaigns.series(projectId, campaign.id, moved),
-    enabled: !!stats.data,
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/timeseries', path)),
-  });
-  const links = useQuery({
-    queryKey: keys.campaigns.links(projectId, campaign.id),
-    refetchInterval: poll && Math.max(poll, 5000),
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/links', path)),
-  });
+  const stats = useCampaignStats(projectId, campaign);
+  const series = useCampaignSeries(projectId, campaign.id, stats.data);
   if (stats.isPending) return <Loading label={t('report.loading')} />;
   if (stats.error) return <ErrorState error={stats.error} title={t('report.notLoaded')} />;
   const st = stats.data;
@@ -235,7 +218,7 @@ function Report({ projectId, campaign }: { projectId: string; campaign: Campaign
           ]}
         />
       ) : null}
-      <ClickMap projectId={projectId} campaign={campaign} links={links.data} error={links.error} />
+      <ClickMap projectId={projectId} campaign={campaign} />
     </Stack>
   );
 }

@@ -1,18 +1,18 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Modal, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NumberInput, Paper, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { bodyOf, contactsText, draftOf, sendBodyOf, splitAddress, type Campaign, type CampaignDraft, type Schedule } from '../api/campaigns';
-import { TEMPLATE_TYPES } from '../api/templates';
+import { bodyOf, draftOf, type Campaign, type CampaignDraft, type Schedule } from '../api/campaigns';
 import { ErrorState } from '../components/States';
 import { EmailPreview } from '../components/EmailPreview';
-import { ContentChecks } from '../components/emailEditor/ContentChecks';
-import { CampaignContent } from '../components/emailEditor/CampaignContent';
 import { conditionErrors, newTree } from '../components/FilterBuilder';
 import { AudienceFields } from '../components/campaigns/AudienceFields';
-import { SenderFields, TemplatePicker, AbTestFields, SendTest, ScheduleFields, goesText } from '../components/campaigns/ComposerFields';
+import { SendTest } from '../components/campaigns/ComposerFields';
+import { MessageFields } from '../components/campaigns/MessageFields';
+import { ScheduleFields } from '../components/campaigns/ScheduleFields';
+import { SendConfirmation } from '../components/campaigns/SendConfirmation';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -58,17 +58,6 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
     },
     onSuccess: setConfirming,
   });
-  const send = useMutation({
-    mutationFn: (s: Schedule) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id: campaign!.id } }, body: sendBodyOf(s) })),
-    onSuccess: async () => {
-      setConfirming(null);
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: keys.campaigns.one(projectId, campaign!.id) }),
-        qc.invalidateQueries({ queryKey: keys.campaigns.all(projectId) }),
-      ]);
-    },
-  });
-
   const errorOf = (field: string) => fieldError(save.error, field);
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -100,83 +89,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
         <Stack>
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
             <Stack>
-              <Paper withBorder p="md">
-                <Stack gap="sm">
-                  <Title order={2} size="h4">
-                    {t('editor.message')}
-                  </Title>
-                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                    <TextInput
-                      label={t('editor.name')}
-                      description={t('internalName')}
-                      required
-                      value={draft.name}
-                      onChange={(e) => set({ name: e.currentTarget.value })}
-                      error={errorOf('name')}
-                    />
-                    <Select
-                      label={t('editor.type')}
-                      data={TEMPLATE_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
-                      value={draft.type}
-                      onChange={(v) => v && set({ type: v as CampaignDraft['type'] })}
-                      allowDeselect={false}
-                      error={errorOf('type')}
-                    />
-                  </SimpleGrid>
-                  <SenderFields projectId={projectId} draft={draft} set={set} error={errorOf('from')} />
-                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                    <TextInput
-                      label={t('editor.fromName')}
-                      value={draft.fromName}
-                      onChange={(e) => set({ fromName: e.currentTarget.value })}
-                      error={errorOf('fromName')}
-                    />
-                    <TextInput
-                      label={t('editor.replyTo')}
-                      type="email"
-                      value={draft.replyTo}
-                      onChange={(e) => set({ replyTo: e.currentTarget.value })}
-                      error={errorOf('replyTo')}
-                    />
-                  </SimpleGrid>
-                  <TemplatePicker
-                    projectId={projectId}
-                    onPick={(tpl) => {
-                      const [fromLocal, fromDomain] = splitAddress(tpl.from);
-                      set({
-                        subject: tpl.subject,
-                        body: tpl.body,
-                        text: tpl.text ?? '',
-                        fromLocal,
-                        fromDomain,
-                        fromName: tpl.fromName ?? '',
-                        replyTo: tpl.replyTo ?? '',
-                      });
-                    }}
-                  />
-                  <TextInput
-                    label={t('editor.subject')}
-                    required
-                    value={draft.subject}
-                    onChange={(e) => set({ subject: e.currentTarget.value })}
-                    error={errorOf('subject') ?? errorOf('abTest.subjects.0')}
-                  />
-                  <AbTestFields draft={draft} set={set} errors={save.error} />
-                  <CampaignContent projectId={projectId} draft={draft} set={set} errorOf={errorOf} />
-                  <Textarea
-                    label={t('editor.plainText')}
-                    description={t('editor.plainTextHint')}
-                    value={draft.text}
-                    onChange={(e) => set({ text: e.currentTarget.value })}
-                    error={errorOf('text')}
-                    autosize
-                    minRows={2}
-                    maxRows={10}
-                    spellCheck={false}
-                    styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-                  />
-                </Stack>
-              </Paper>
+              <MessageFields projectId={projectId} draft={draft} set={set} errors={save.error} />
               <Paper withBorder p="md">
                 <Stack gap="sm">
                   <Title order={2} size="h4">
@@ -264,43 +177,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
           </Group>
         </Stack>
       </form>
-      <Modal
-        opened={!!confirming}
-        onClose={() => setConfirming(null)}
-        title={confirming?.schedule.kind === 'now' ? t('editor.confirmSend') : t('editor.confirmSchedule')}
-      >
-        {confirming ? (
-          <Stack>
-            <Text data-testid="send-confirmation">
-              {confirming.count ? goesText(t, draft.name, contactsText(confirming.count), confirming.schedule) : t('editor.nobody', { name: draft.name })}
-            </Text>
-            {confirming.schedule.kind !== 'now' ? (
-              <Text size="sm" c="dimmed">
-                {t('editor.countedNow')}
-              </Text>
-            ) : null}
-            <ContentChecks
-              projectId={projectId}
-              subject={draft.subject}
-              body={draft.body}
-              document={draft.editor === 'blocks' ? draft.document : null}
-              text={draft.text || null}
-              type={draft.type}
-            />
-            {send.error ? <ErrorState error={send.error} title={t('editor.notSent')} /> : null}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirming(null)}>
-                {t('editor.cancel')}
-              </Button>
-              <Button onClick={() => send.mutate(confirming.schedule)} loading={send.isPending}>
-                {confirming.schedule.kind === 'now'
-                  ? t('editor.sendTo', { contacts: contactsText(confirming.count) })
-                  : t('editor.scheduleFor', { contacts: contactsText(confirming.count) })}
-              </Button>
-            </Group>
-          </Stack>
-        ) : null}
-      </Modal>
+      <SendConfirmation projectId={projectId} campaignId={campaign?.id} draft={draft} confirming={confirming} onClose={() => setConfirming(null)} />
     </Stack>
   );
 }

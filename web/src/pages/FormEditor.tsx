@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Anchor, Button, CopyButton, Grid, Group, MultiSelect, Paper, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, fieldError, hasFieldErrors, type ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useForm } from '../api/hooks/forms';
 import { useTopics } from '../api/hooks/topics';
 import { useCurrentProject } from '../api/project';
 import { ErrorState, Loading } from '../components/States';
@@ -64,11 +65,7 @@ export default function FormEditor() {
   const { formId } = useParams();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const form = useQuery({
-    queryKey: keys.forms.one(projectId, formId),
-    enabled: !!formId,
-    queryFn: () => unwrap(api.GET('/forms/{id}', { params: { path: { id: formId! } } })),
-  });
+  const form = useForm(projectId, formId);
   const topics = useTopics(projectId);
   const [draft, setDraft] = useState<Draft>(draftOf());
   useEffect(() => {

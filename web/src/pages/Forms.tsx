@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Modal, Table, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useForms } from '../api/hooks/forms';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { ConfirmBody } from '../components/dialogs/ConfirmDialog';
@@ -40,7 +41,7 @@ export default function Forms() {
   const { t } = useTranslation('editor');
   const { projectId } = useCurrentProject();
   const [deleting, setDeleting] = useState<SignupForm | null>(null);
-  const list = useQuery({ queryKey: keys.forms.all(projectId), queryFn: () => unwrap(api.GET('/forms')) });
+  const list = useForms(projectId);
   return (
     <ListPage
       title={t('forms.title')}

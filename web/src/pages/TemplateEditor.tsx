@@ -1,71 +1,24 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { Anchor, Button, Grid, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { useTemplate } from '../api/hooks/templates';
+import { useEmailPreview, useTemplate, useTemplateDraft } from '../api/hooks/templates';
 import { useCurrentProject } from '../api/project';
-import { getDraft, publish, putDraft, type TemplateContent } from '../api/emailEditor';
-import { parsePreviewData, templateFieldOf } from '../api/templates';
+import { publish, putDraft, type TemplateContent } from '../api/emailEditor';
+import { templateFieldOf } from '../api/templates';
 import { ErrorState, Loading } from '../components/States';
-import { ChecksPanel } from '../components/emailEditor/ChecksPanel';
-import { ContactPicker } from '../components/emailEditor/ContactPicker';
 import { ContentEditor } from '../components/emailEditor/ContentEditor';
-import { EditorPreview } from '../components/emailEditor/EditorPreview';
+import { DeleteTemplate } from '../components/emailEditor/DeleteTemplate';
+import { PreviewPanel, usePreviewData } from '../components/emailEditor/PreviewPanel';
 import { PublishButton } from '../components/emailEditor/PublishButton';
 import { SendTest } from '../components/emailEditor/SendTest';
 import { TemplateFields } from '../components/emailEditor/TemplateFields';
-import { useEmailPreview } from '../components/emailEditor/useEmailPreview';
+import { TemplateUsage } from '../components/emailEditor/TemplateUsage';
 import { VersionsDrawer } from '../components/emailEditor/VersionsDrawer';
 import { BLANK, contentOf, createBodyOf, draftOf, localised, metaChanges, type Draft, type Template } from '../components/emailEditor/templateDraft';
 import { useTranslation } from 'react-i18next';
-
-/** GET /templates/:id/usage: the workflow steps that send it (they keep it from being deleted). */
-function Usage({ projectId, templateId }: { projectId: string; templateId: string }) {
-  const { t } = useTranslation('editor');
-  const usage = useQuery({
-    queryKey: keys.templates.usage(projectId, templateId),
-    queryFn: () => unwrap(api.GET('/templates/{id}/usage', { params: { path: { id: templateId } } })),
-  });
-  if (usage.isPending || usage.error) return null;
-  const { workflows } = usage.data;
-  return (
-    <Text size="sm" c="dimmed" data-testid="template-usage">
-      {workflows.length ? t('templateEditor.sentBy', { count: workflows.length, names: workflows.map((w) => w.name).join(', ') }) : t('templateEditor.unused')}
-    </Text>
-  );
-}
-
-function DeleteTemplate({ projectId, template, onClose }: { projectId: string; template: Template; onClose(): void }) {
-  const { t } = useTranslation('editor');
-  const qc = useQueryClient();
-  const navigate = useNavigate();
-  const remove = useMutation({
-    meta: { success: t('templateEditor.deleted') },
-    mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } })),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: keys.templates.all(projectId) });
-      void navigate(`/p/${projectId}/templates`, { replace: true });
-    },
-  });
-  return (
-    <Modal opened onClose={onClose} title={t('templateEditor.deleteHeading')}>
-      <Stack>
-        <Text>{t('templateEditor.deleteText', { name: template.name })}</Text>
-        {remove.error ? <ErrorState error={remove.error} title={t('notDeleted')} /> : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-            {t('templateEditor.deleteButton')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
 
 /**
  * The template editor: settings, then the content of one language in the "Blocks" or "HTML" editor,
@@ -90,19 +43,12 @@ function Editor({
   const [saved, setSaved] = useState(() => JSON.stringify(draft));
   const [locale, setLocale] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const [dataSource, setDataSource] = useState('{\n  "firstName": "Ada"\n}');
+  const previewData = usePreviewData();
   const [contactId, setContactId] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [published, setPublished] = useState<number | null>(null);
   const dirty = !template || JSON.stringify(draft) !== saved;
 
-  const parsed = useMemo(() => parsePreviewData(dataSource), [dataSource]);
-  const dataProblem =
-    parsed.problem === 'notObject'
-      ? t('previewData.notObject', { example: '{"first name": "Ada"}' })
-      : parsed.problem === 'notJson'
-        ? t('previewData.notJson', { reason: parsed.reason })
-        : undefined;
   const shown = localised(draft, locale);
   const preview = useEmailPreview(
     projectId,
@@ -112,10 +58,10 @@ function Editor({
       ...(draft.editor === 'blocks' ? { document: shown.document ?? undefined } : { body: shown.body }),
       text: shown.text || null,
       type: draft.type,
-      data: parsed.data ?? {},
+      data: previewData.data ?? {},
       ...(contactId ? { contactId } : {}),
     },
-    !parsed.problem,
+    !previewData.problem,
   );
   const flagged = useMemo(() => new Set((preview.data?.checks ?? []).flatMap((c) => (c.blockId ? [c.blockId] : []))), [preview.data]);
 
@@ -179,12 +125,12 @@ function Editor({
           <Title order={1} size="h2">
             {template ? template.name : t('templateEditor.newTemplate')}
           </Title>
-          {template ? <Usage projectId={projectId} templateId={template.id} /> : null}
+          {template ? <TemplateUsage projectId={projectId} templateId={template.id} /> : null}
         </div>
         {template ? (
           <Group gap="xs">
             <VersionsDrawer projectId={projectId} templateId={template.id} onRestored={onRestored} />
-            <SendTest projectId={projectId} templateId={template.id} data={parsed.data} dirty={dirty} save={() => save.mutateAsync()} />
+            <SendTest projectId={projectId} templateId={template.id} data={previewData.data} dirty={dirty} save={() => save.mutateAsync()} />
             <Button variant="default" onClick={() => duplicate.mutate()} loading={duplicate.isPending}>
               {t('templateEditor.duplicate')}
             </Button>
@@ -237,24 +183,14 @@ function Editor({
           </Paper>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>
-          <Stack gap="md">
-            <ChecksPanel checks={preview.data?.checks} pending={preview.isFetching} onSelect={setSelected} />
-            <EditorPreview preview={preview.data} error={preview.error} fetching={preview.isFetching}>
-              <ContactPicker projectId={projectId} value={contactId} onChange={setContactId} />
-              <Textarea
-                label={t('templateEditor.previewData')}
-                description={t('templateEditor.previewDataHint')}
-                value={dataSource}
-                onChange={(e) => setDataSource(e.currentTarget.value)}
-                error={dataProblem}
-                autosize
-                minRows={2}
-                maxRows={8}
-                spellCheck={false}
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-              />
-            </EditorPreview>
-          </Stack>
+          <PreviewPanel
+            projectId={projectId}
+            preview={preview}
+            contactId={contactId}
+            onContact={setContactId}
+            previewData={previewData}
+            onSelect={setSelected}
+          />
         </Grid.Col>
       </Grid>
       {deleting && template ? <DeleteTemplate projectId={projectId} template={template} onClose={() => setDeleting(false)} /> : null}
@@ -273,14 +209,7 @@ export default function TemplateEditor() {
   const qc = useQueryClient();
   const template = useTemplate(projectId, templateId);
   // Read once per visit (and after a restore): a refetch would replace what is being edited.
-  const draft = useQuery({
-    queryKey: keys.templates.draft(projectId, templateId),
-    enabled: !!templateId,
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-    gcTime: 0,
-    queryFn: () => getDraft(projectId, templateId!),
-  });
+  const draft = useTemplateDraft(projectId, templateId);
   if (!templateId) return <Editor key="new" projectId={projectId} template={null} content={null} onRestored={() => undefined} />;
   if (template.isPending || draft.isPending) return <Loading />;
   if (template.error) return <ErrorState error={template.error} title={t('templateEditor.notFound')} />;

@@ -18,6 +18,15 @@ export function useContacts(
   });
 }
 
+/** The contact pickers' search (GET /contacts?search=): the first 10 by email; the last answer stays while the next loads. */
+export function useContactPicker(projectId: string, search: string) {
+  return useQuery({
+    queryKey: keys.contacts.picker(projectId, search),
+    placeholderData: keepPreviousData,
+    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: search || undefined, sort: 'email', dir: 'asc' } } })),
+  });
+}
+
 /** GET /contacts/{id}. */
 export function useContact(projectId: string, contactId: string) {
   return useQuery({

@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Modal, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Anchor, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
 import { type Campaign } from '../../api/campaigns';
+import { useRssRuns } from '../../api/hooks/campaigns';
 import { runOutcome, scheduleText } from '../../api/rssCampaigns';
-import { ErrorState, Loading } from '../States';
+import { ErrorState } from '../States';
+import { ListTable } from '../ListPage';
 import { CampaignHeading } from './CampaignHeading';
 import { momentWords, numberWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
@@ -124,73 +126,65 @@ function RssControls({ projectId, campaign, onRun }: { projectId: string; campai
 /** GET /campaigns/:id/runs: when each run happened, what it found and how many emails it sent. */
 function Runs({ projectId, campaign, fastUntil }: { projectId: string; campaign: Campaign; fastUntil: number }) {
   const { t } = useTranslation('campaigns');
-  const runs = useQuery({
-    queryKey: keys.campaigns.runs(projectId, campaign.id),
-    refetchInterval: () => (Date.now() < fastUntil ? 2000 : campaign.status === 'CANCELLED' ? false : 30_000),
-    queryFn: () => unwrap(api.GET('/campaigns/{id}/runs', { params: { path: { id: campaign.id } } })),
-  });
+  const runs = useRssRuns(projectId, campaign, fastUntil);
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="xs">
         {t('rss.runs')}
       </Title>
-      {runs.isPending ? <Loading label={t('rss.loadingRuns')} /> : null}
-      {runs.error ? <ErrorState error={runs.error} title={t('rss.runsNotLoaded')} /> : null}
-      {runs.data?.data.length ? (
-        <ScrollArea>
-          <Table aria-label={t('rss.runs')} miw={640}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('rss.when')}</Table.Th>
-                <Table.Th>{t('rss.outcome')}</Table.Th>
-                <Table.Th>{t('rss.items')}</Table.Th>
-                <Table.Th ta="right">{t('rss.emailsSent')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {runs.data.data.map((r) => (
-                <Table.Tr key={r.id} data-testid="rss-run">
-                  <Table.Td>{momentWords(r.startedAt)}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c={r.status === 'FAILED' ? 'red' : undefined}>
-                      {runOutcome(r)}
+      <ListTable
+        query={runs}
+        label={t('rss.runs')}
+        loadingLabel={t('rss.loadingRuns')}
+        errorTitle={t('rss.runsNotLoaded')}
+        framed={false}
+        striped={false}
+        miw={640}
+        head={
+          <>
+            <Table.Th>{t('rss.when')}</Table.Th>
+            <Table.Th>{t('rss.outcome')}</Table.Th>
+            <Table.Th>{t('rss.items')}</Table.Th>
+            <Table.Th ta="right">{t('rss.emailsSent')}</Table.Th>
+          </>
+        }
+        row={(r) => (
+          <Table.Tr key={r.id} data-testid="rss-run">
+            <Table.Td>{momentWords(r.startedAt)}</Table.Td>
+            <Table.Td>
+              <Text size="sm" c={r.status === 'FAILED' ? 'red' : undefined}>
+                {runOutcome(r)}
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              {r.items.length ? (
+                <Stack gap={2}>
+                  {r.items.map((item, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a run's items are fixed once recorded; two may share a link
+                    <Text key={i} size="sm" lineClamp={1}>
+                      {item.title || item.link}
                     </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {r.items.length ? (
-                      <Stack gap={2}>
-                        {r.items.map((item, i) => (
-                          // biome-ignore lint/suspicious/noArrayIndexKey: a run's items are fixed once recorded; two may share a link
-                          <Text key={i} size="sm" lineClamp={1}>
-                            {item.title || item.link}
-                          </Text>
-                        ))}
-                      </Stack>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        —
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    {r.sentCampaignId ? (
-                      <Anchor component={Link} to={`/p/${projectId}/campaigns/${r.sentCampaignId}`} data-testid="rss-run-sent">
-                        {numberWords(r.emailsSent)}
-                      </Anchor>
-                    ) : (
-                      '0'
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
-      ) : runs.data ? (
-        <Text size="sm" c="dimmed">
-          {t('rss.noRun')}
-        </Text>
-      ) : null}
+                  ))}
+                </Stack>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  —
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td ta="right">
+              {r.sentCampaignId ? (
+                <Anchor component={Link} to={`/p/${projectId}/campaigns/${r.sentCampaignId}`} data-testid="rss-run-sent">
+                  {numberWords(r.emailsSent)}
+                </Anchor>
+              ) : (
+                '0'
+              )}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={t('rss.noRun')}
+      />
     </Paper>
   );
 }

@@ -1,8 +1,6 @@
 import { Modal, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useEmailContent } from '../../api/hooks/emails';
 import { ErrorState, Loading } from '../States';
 import { RenderedEmail } from '../EmailPreview';
 
@@ -12,11 +10,7 @@ import { RenderedEmail } from '../EmailPreview';
  */
 export function EmailContentDialog({ projectId, emailId, onClose }: { projectId: string; emailId: string | null; onClose: () => void }) {
   const { t } = useTranslation('contacts');
-  const content = useQuery({
-    queryKey: keys.emails.content(projectId, emailId),
-    enabled: !!emailId,
-    queryFn: () => unwrap(api.GET('/emails/{id}/content', { params: { path: { id: emailId! } } })),
-  });
+  const content = useEmailContent(projectId, emailId);
   const c = content.data;
   return (
     <Modal opened={!!emailId} onClose={onClose} title={t('content.title')} size="xl" closeButtonProps={{ 'aria-label': t('close') }}>

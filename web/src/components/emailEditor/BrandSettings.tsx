@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ColorInput, Paper, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getBrand, putBrand, type Brand } from '../../api/emailEditor';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { putBrand, type Brand } from '../../api/emailEditor';
+import { useBrand } from '../../api/hooks/templates';
 import { UploadImage } from './UploadImage';
 import { SaveButton } from '../SaveButton';
 import { ErrorState, Loading } from '../States';
@@ -17,7 +18,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
   const [draft, setDraft] = useState<Brand>(brand);
   const save = useMutation({
     meta: { success: t('brand.saved') },
-    mutationFn: () => putBrand(projectId, { ...draft, logoUrl: draft.logoUrl?.trim() ? draft.logoUrl.trim() : null }),
+    mutationFn: () => putBrand({ ...draft, logoUrl: draft.logoUrl?.trim() ? draft.logoUrl.trim() : null }),
     onSuccess: (saved) => qc.setQueryData(keys.templates.brand(projectId), saved),
   });
   const submit = (e: FormEvent) => {
@@ -86,7 +87,7 @@ function BrandForm({ projectId, brand, may }: { projectId: string; brand: Brand;
  */
 export function BrandSettings({ projectId, may }: { projectId: string; may: boolean }) {
   const { t } = useTranslation('editor');
-  const brand = useQuery({ queryKey: keys.templates.brand(projectId), queryFn: () => getBrand(projectId) });
+  const brand = useBrand(projectId);
   return (
     <Paper withBorder p="md" component="section" aria-label={t('brand.heading')}>
       <Title order={2} size="h4" mb="sm">

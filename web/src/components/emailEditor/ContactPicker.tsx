@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useContactPicker } from '../../api/hooks/contacts';
 import { useTranslation } from 'react-i18next';
 
 /** "Preview as" (and "Test with a contact"'s "Contact"): a server-side search of the project's contacts by email (GET /contacts?search=). */
@@ -26,11 +24,7 @@ export function ContactPicker({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
-  const found = useQuery({
-    queryKey: keys.contacts.picker(projectId, debounced),
-    placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: 10, search: debounced || undefined, sort: 'email', dir: 'asc' } } })),
-  });
+  const found = useContactPicker(projectId, debounced);
   const options = (found.data?.data ?? []).map((c) => ({ value: c.id, label: c.email }));
   if (chosen && !options.some((o) => o.value === chosen.value)) options.unshift(chosen);
   return (

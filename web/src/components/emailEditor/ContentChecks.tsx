@@ -1,5 +1,5 @@
 import type { EmailDocument, PreviewInput } from '../../api/emailEditor';
-import { useEmailPreview } from './useEmailPreview';
+import { useEmailPreview } from '../../api/hooks/templates';
 import { ChecksPanel } from './ChecksPanel';
 
 /**

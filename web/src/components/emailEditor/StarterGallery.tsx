@@ -1,18 +1,13 @@
 import { Box, Card, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { listStarters, previewEmail, type Starter } from '../../api/emailEditor';
+import type { Starter } from '../../api/emailEditor';
+import { useStarterPreview, useStarters } from '../../api/hooks/templates';
 import { ErrorState, Loading } from '../States';
 import { useTranslation } from 'react-i18next';
-import { keys } from '../../api/queryKeys';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
 function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {
   const { t } = useTranslation('editor');
-  const rendered = useQuery({
-    queryKey: keys.templates.starterPreview(projectId, starter.id),
-    staleTime: Infinity,
-    queryFn: () => previewEmail(projectId, { subject: starter.subject, editor: 'blocks', document: starter.document }),
-  });
+  const rendered = useStarterPreview(projectId, starter);
   return (
     <Box h={150} style={{ overflow: 'hidden', position: 'relative', background: 'white', borderRadius: 4 }} aria-hidden>
       {rendered.data ? (
@@ -31,7 +26,7 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
 /** "Start from a template": the starters (GET /templates/starters); choosing one fills the blocks editor with it. */
 export function StarterGallery({ projectId, onChoose }: { projectId: string; onChoose(starter: Starter): void }) {
   const { t } = useTranslation('editor');
-  const starters = useQuery({ queryKey: keys.templates.starters(projectId), staleTime: Infinity, queryFn: () => listStarters(projectId) });
+  const starters = useStarters(projectId);
   return (
     <Stack gap="xs" component="section" aria-label={t('starters.heading')}>
       <Title order={2} size="h4">

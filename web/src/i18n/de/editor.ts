@@ -264,6 +264,7 @@ export const editor: Catalogue<typeof en> = {
     versionNumber: 'Version {{number}}',
     versionSubject: 'Version {{number}}: {{subject}}',
     tickTwo: 'Haken Sie zwei Versionen an, um sie nebeneinander zu sehen.',
+    none: 'Noch keine Version veröffentlicht: „Veröffentlichen“ macht den Entwurf zu Version 1.',
   },
   templateEditor: {
     back: '← Vorlagen',

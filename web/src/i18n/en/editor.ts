@@ -266,6 +266,7 @@ export const editor = {
     versionNumber: 'Version {{number}}',
     versionSubject: 'Version {{number}}: {{subject}}',
     tickTwo: 'Tick two versions to see them side by side.',
+    none: 'No version published yet: "Publish" makes the draft version 1.',
   },
   templateEditor: {
     back: '← Templates',

@@ -264,6 +264,7 @@ export const editor: Catalogue<typeof en> = {
     versionNumber: 'Version {{number}}',
     versionSubject: 'Version {{number}} : {{subject}}',
     tickTwo: 'Cochez deux versions pour les voir côte à côte.',
+    none: "Aucune version publiée pour l'instant : « Publier » fait du brouillon la version 1.",
   },
   templateEditor: {
     back: '← Modèles',
