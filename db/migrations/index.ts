@@ -58,6 +58,7 @@ import * as segmentMembershipChanges from './069_segment_membership_changes';
 import * as timelineIndexes from './070_timeline_indexes';
 import * as userLocale from './071_user_locale';
 import * as rollupNameCount from './072_rollup_name_count';
+import * as membershipHistoryProjectFk from './074_membership_history_project_fk';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -123,6 +124,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['070_timeline_indexes', timelineIndexes],
   ['071_user_locale', userLocale],
   ['072_rollup_name_count', rollupNameCount],
+  ['074_membership_history_project_fk', membershipHistoryProjectFk],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
