@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { deterministicUuidSql } from '../lib/ids';
+import { deterministicBytesSql, uuidOfDigestSql } from '../lib/ids';
 import { compileFilter, loadFieldTypes } from './filters';
 import type { RoutableEventRow } from './events';
 import { matchesPatternsSql } from './webhookEndpoints';
@@ -63,7 +63,7 @@ const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exit
  * - `entered`/`exited`/`tail`: INSERT … ON CONFLICT DO NOTHING and DELETE … RETURNING say exactly
  *   who moved, even when two runs of the same segment overlap; the last (short) chunk is
  *   open-ended, so members above the last contact seen leave too.
- * - `named`: each change's event id and history id, derived from (segment, contact, run, change)
+ * - `named`: each change's event and history id digests, from (segment, contact, run, change)
  *   like lib/ids deterministicUuid. No event_keys claim (db/eventKeys.ts): a change is returned by
  *   the one INSERT … ON CONFLICT or DELETE that made it, and the run row's cursor moves in the same
  *   transaction, so no path writes an id twice; the claim cost a row and a foreign key check per member.
@@ -74,9 +74,14 @@ const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exit
  *   runs is caught after the commit (reopenWaited).
  */
 function chunkSql(match: string): string {
-  const eventId = deterministicUuidSql(["'segment-membership'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
-  const historyId = deterministicUuidSql(["'segment-membership-change'", 's.segment_id::text', 'ch.contact_id', 's.run_id', 'ch.change']);
+  // lib/ids deterministicUuid('segment-membership' | 'segment-membership-change', segment, contact, run, change):
+  // the bytes around the contact are the same for the whole chunk, so they are built once (`k`) and each
+  // change hashes once per id (`named`); the ids are cast from the materialized digests.
+  const head = (kind: string) => `${deterministicBytesSql([`'${kind}'`, 's.segment_id::text'])} || '\\x00'::bytea`;
+  const key = (which: string) => `sha256(k.${which} || convert_to(ch.contact_id, 'UTF8') || k.run_part || convert_to(ch.change, 'UTF8'))`;
   return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
+    k AS (SELECT ${head('segment-membership')} AS event_head, ${head('segment-membership-change')} AS history_head,
+                 '\\x00'::bytea || convert_to(s.run_id, 'UTF8') || '\\x00'::bytea AS run_part FROM s),
     batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
     bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
     live AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= (SELECT hi FROM bound) AND (${match})),
@@ -94,8 +99,8 @@ function chunkSql(match: string): string {
                 UNION ALL SELECT contact_id, 'exit' FROM tail),
     named AS MATERIALIZED (
       SELECT ch.contact_id, ch.change, CASE ch.change WHEN 'entry' THEN s.entry_name ELSE s.exit_name END AS name,
-             ${eventId} AS event_id, ${historyId} AS history_id
-        FROM changes ch, s),
+             ${key('event_head')} AS event_digest, ${key('history_head')} AS history_digest
+        FROM changes ch, s, k),
     listened AS MATERIALIZED (
       SELECT v.name, EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ? AND w.enabled AND w.trigger_config->>'eventName' = v.name)
                   OR EXISTS (SELECT 1 FROM webhook_endpoints h WHERE h.project_id = ? AND h.enabled AND ${matchesPatternsSql('h.events', 'v.name')}) AS any
@@ -105,13 +110,13 @@ function chunkSql(match: string): string {
        WHERE x.project_id = ? AND x.status = 'WAITING' AND x.waiting_for IN (s.entry_name, s.exit_name)),
     written AS (
       INSERT INTO events (id, project_id, contact_id, name, data, routed_at)
-      SELECT n.event_id, ?, n.contact_id, n.name, jsonb_build_object('segmentId', s.segment_id, 'segmentName', s.segment_name, 'computeId', s.run_id),
+      SELECT ${uuidOfDigestSql('n.event_digest')}, ?, n.contact_id, n.name, jsonb_build_object('segmentId', s.segment_id, 'segmentName', s.segment_name, 'computeId', s.run_id),
              CASE WHEN l.any OR EXISTS (SELECT 1 FROM waits w WHERE w.contact_id = n.contact_id AND w.waiting_for = n.name) THEN NULL ELSE now() END
         FROM named n JOIN listened l ON l.name = n.name, s
       RETURNING id, contact_id, name, routed_at IS NULL AS open),
     history AS (
       INSERT INTO segment_membership_changes (id, project_id, contact_id, segment_id, segment_name, change, source)
-      SELECT n.history_id, ?, n.contact_id, s.segment_id, s.segment_name, n.change, 'compute' FROM named n, s
+      SELECT ${uuidOfDigestSql('n.history_digest')}, ?, n.contact_id, s.segment_id, s.segment_name, n.change, 'compute' FROM named n, s
       ON CONFLICT (id) DO NOTHING),
     counts AS (SELECT count(*) FILTER (WHERE change = 'entry') AS entered, count(*) FILTER (WHERE change = 'exit') AS exited FROM named),
     advance AS (
@@ -156,23 +161,29 @@ async function runChunk(db: Knex, runId: string, batchSize: number): Promise<{ s
     if (run?.status !== 'RUNNING') return null;
     const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
     if (!segment) return null;
-    const lo = run.cursor ?? '';
-    const project = segment.project_id;
-    const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
-    // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
-    // listened (2), waits, written, history.
-    const bindings = [
-      ...[segment.id, segment.name, runId, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
-      ...[project, lo, batchSize],
-      batchSize,
-      ...[project, lo, ...match.bindings],
-      lo,
-      lo,
-      ...[project, project, project, project, project],
-    ];
-    const { rows } = await trx.raw<{ rows: ChunkRow[] }>(chunkSql(match.sql), bindings);
+    const { sql, bindings } = await chunkStatement(trx, run, segment, batchSize);
+    const { rows } = await trx.raw<{ rows: ChunkRow[] }>(sql, bindings);
     return { segment, row: rows[0] };
   });
+}
+
+/** The statement of a run's next chunk and its bindings (exported for bench/segmentRefresh.ts's EXPLAIN). */
+export async function chunkStatement(trx: Knex, run: ComputeRunRow, segment: SegmentRow, batchSize: number) {
+  const lo = run.cursor ?? '';
+  const project = segment.project_id;
+  const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
+  // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
+  // listened (2), waits, written, history.
+  const bindings = [
+    ...[segment.id, segment.name, run.id, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
+    ...[project, lo, batchSize],
+    batchSize,
+    ...[project, lo, ...match.bindings],
+    lo,
+    lo,
+    ...[project, project, project, project, project],
+  ];
+  return { sql: chunkSql(match.sql), bindings };
 }
 
 /**

@@ -59,6 +59,7 @@ import * as timelineIndexes from './070_timeline_indexes';
 import * as userLocale from './071_user_locale';
 import * as rollupNameCount from './072_rollup_name_count';
 import * as consentProjectFk from './073_consent_project_fk';
+import * as membershipHistoryProjectFk from './074_membership_history_project_fk';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -125,6 +126,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['071_user_locale', userLocale],
   ['072_rollup_name_count', rollupNameCount],
   ['073_consent_project_fk', consentProjectFk],
+  ['074_membership_history_project_fk', membershipHistoryProjectFk],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

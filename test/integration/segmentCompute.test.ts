@@ -3,6 +3,7 @@ import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } f
 import { uniqueEmail } from '../helpers/fixtures';
 import { deterministicUuid } from '../../lib/ids';
 import { upsertContact } from '../../db/contactWriters';
+import { deleteProject } from '../../db/projects';
 import { recordEvents } from '../../db/events';
 import { createSegment, membershipEventId, SegmentRow } from '../../db/segments';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segmentCompute';
@@ -188,5 +189,24 @@ describe('segment compute, set-based', () => {
     );
     expect(state).toEqual({ [`entry:${d.id}`]: 'open', [`exit:${a.id}`]: 'routed', [`exit:${c.id}`]: 'open' });
     expect(b.id).toBeTruthy();
+  });
+  it('writes history rows that go with their project, which no longer holds them by a key of its own (migration 074)', async () => {
+    const q = await createProjectFixture(h, 'history goes with the project');
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    for (let i = 0; i < 3; i++) await upsertContact(h.deps.knex, { projectId: q.projectId, email: uniqueEmail(), data: { tag }, defaultSubscribed: true });
+    const segment = await createSegment(h.deps.knex, q.projectId, {
+      name: `Gone ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    expect((await compute(segment, 2)).result.entered).toBe(3);
+    const history = () => h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).count<{ n: string }[]>('* as n');
+    expect(Number((await history())[0].n)).toBe(3);
+    // Its events first: deleting a project that has events fails today, in the rollup trigger's hourly
+    // count (a row added for the project being deleted), which is not what this checks.
+    await h.deps.knex('events').where({ project_id: q.projectId }).del();
+    await deleteProject(h.deps.knex, q.projectId);
+    expect(Number((await history())[0].n)).toBe(0);
   });
 });

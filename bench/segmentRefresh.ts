@@ -1,0 +1,217 @@
+/**
+ * A segment refresh at scale, alone (issue 44 target 2: 1,000,000 members in ≤ 30 s): the first
+ * compute of a tracked segment `event.purchase triggered` (every member enters: a member row, an
+ * entry event, a history row each), then a recompute with nothing changed, on a kept database seeded
+ * like bench/scale.ts (N contacts, M events: half logins, 30 % purchases, 20 % page views). Each run
+ * creates its segment, and removes it with everything it wrote at the end, so runs before and after
+ * a change read and write the same database.
+ *
+ * Beside each figure: the load average (the machine is shared), the WAL the compute wrote, the rows
+ * inserted per table and the time of each chunk. `--explain` first prints EXPLAIN (ANALYZE, BUFFERS)
+ * of one chunk's statement (rolled back).
+ *
+ * Usage: npx tsx bench/segmentRefresh.ts [N] [M] [--explain] [--batch=K] [--drop]   (default 300,000 1,500,000)
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Knex } from 'knex';
+import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
+import { createUser } from '../db/users';
+import { createProject } from '../db/projects';
+import { createSegment, segmentEventName, SegmentRow } from '../db/segments';
+import { beginCompute, computeBatch, finishCompute, chunkStatement, DEFAULT_COMPUTE_BATCH, ComputeRunRow } from '../db/segmentCompute';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const N = Number(args[0] ?? 300_000);
+const M = Number(args[1] ?? 1_500_000);
+const EXPLAIN = process.argv.includes('--explain');
+const DROP = process.argv.includes('--drop');
+const BATCH = Number(process.argv.find((a) => a.startsWith('--batch='))?.slice(8) ?? DEFAULT_COMPUTE_BATCH);
+const CHUNK = 250_000;
+const DAYS = 730;
+
+const contactId = (g: string) => `'cnt_' || lpad((${g})::text, 9, '0') || substr(md5((${g})::text), 1, 13)`;
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+async function seed(knex: Knex): Promise<string> {
+  await knex.raw('CREATE TABLE IF NOT EXISTS bench_progress (key text PRIMARY KEY, done bigint NOT NULL, value text)');
+  const kept = await knex('bench_progress').where({ key: 'project' }).first('value');
+  let projectId = kept?.value as string | undefined;
+  if (!projectId) {
+    const user = await createUser(knex, `bench-${crypto.randomBytes(4).toString('hex')}@example.test`, 'bench password');
+    projectId = (await createProject(knex, user!.id, 'segment refresh bench')).row.id as string;
+    await knex('bench_progress').insert({ key: 'project', done: 0, value: projectId });
+  }
+  const progress = async (key: string) => Number((await knex('bench_progress').where({ key }).first('done'))?.done ?? 0);
+  const done = (key: string, n: number) => knex('bench_progress').insert({ key, done: n }).onConflict('key').merge();
+  const t0 = performance.now();
+  for (let lo = await progress('contacts'); lo < N; lo += CHUNK) {
+    const hi = Math.min(N, lo + CHUNK);
+    await knex.raw(
+      `INSERT INTO contacts (id, project_id, email, subscribed, data, created_at, updated_at)
+       SELECT ${contactId('g')}, ?, 'user' || g || '@bench.example', g % 10 <> 0,
+              jsonb_build_object('plan', (ARRAY['free', 'pro', 'team'])[1 + g % 3], 'score', g % 100),
+              now() - (g % ${DAYS}) * interval '1 day', now()
+         FROM generate_series(?::int, ?::int) g`,
+      [projectId, lo + 1, hi],
+    );
+    await done('contacts', hi);
+    console.log(`  ${hi} contacts (${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
+  }
+  for (let lo = await progress('events'); lo < M; lo += CHUNK) {
+    const hi = Math.min(M, lo + CHUNK);
+    await knex.raw(
+      `INSERT INTO events (id, project_id, contact_id, name, data, created_at, routed_at)
+       SELECT gen_random_uuid(), ?::uuid, ${contactId('x.k')},
+              CASE WHEN g % 10 < 5 THEN 'login' WHEN g % 10 < 8 THEN 'purchase' ELSE 'page.viewed' END,
+              '{}'::jsonb, t, t
+         FROM generate_series(?::int, ?::int) g, LATERAL (SELECT 1 + floor(random() * ${N})::int + 0 * g AS k,
+                                                        now() - random() * interval '${DAYS} days' + g * interval '0 second' AS t) x`,
+      [projectId, lo + 1, hi],
+    );
+    await done('events', hi);
+    console.log(`  ${hi} events (${((performance.now() - t0) / 1000).toFixed(0)} s, load ${load()})`);
+  }
+  if (!(await progress('analyzed'))) {
+    await knex.raw('VACUUM (ANALYZE) contacts, events, contact_event_rollups');
+    await done('analyzed', 1);
+  }
+  return projectId;
+}
+
+const TABLES = ['segment_members', 'segment_membership_changes', 'contact_event_rollups', 'event_hourly_counts', 'events_%', 'segment_computes'];
+
+/** Rows inserted, updated and deleted so far per table (events summed over its partitions). */
+async function tableCounters(knex: Knex): Promise<Map<string, number[]>> {
+  const { rows } = await knex.raw(
+    `SELECT CASE WHEN relname LIKE 'events_%' THEN 'events (partitions)' ELSE relname END AS t,
+            sum(n_tup_ins)::bigint AS ins, sum(n_tup_upd)::bigint AS upd, sum(n_tup_del)::bigint AS del
+       FROM pg_stat_user_tables WHERE relname LIKE ANY (?) GROUP BY 1`,
+    [TABLES],
+  );
+  return new Map(rows.map((r: any) => [r.t, [Number(r.ins), Number(r.upd), Number(r.del)]]));
+}
+
+/** CPU seconds (user + system) the backend `pid` has used: what a compute costs Postgres, whatever else loads the machine. */
+const backendCpu = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const backendPid = async (knex: Knex) => Number((await knex.raw('SELECT pg_backend_pid() AS p')).rows[0].p);
+
+const walLsn = async (knex: Knex) => (await knex.raw('SELECT pg_current_wal_lsn()::text AS l')).rows[0].l as string;
+const walBytes = async (knex: Knex, from: string) => Number((await knex.raw('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn) AS d', [from])).rows[0].d);
+
+/** Times a compute on `knex`, a pool of one connection (so one backend does all of it and its CPU time can be read). */
+async function timeCompute(knex: Knex, segment: SegmentRow, label: string) {
+  const runId = `bench-${crypto.randomUUID()}`;
+  const pid = await backendPid(knex);
+  const cpu0 = backendCpu(pid);
+  await knex.raw('SELECT pg_stat_clear_snapshot()');
+  const before = await tableCounters(knex);
+  const lsn = await walLsn(knex);
+  const loadBefore = load();
+  const t0 = performance.now();
+  await beginCompute(knex, segment.id, runId);
+  const chunks: string[] = [];
+  let routable = 0;
+  for (;;) {
+    const c0 = performance.now();
+    const out = await computeBatch(knex, runId, BATCH);
+    routable += out.events.length;
+    if (out.walked) chunks.push(`${((performance.now() - c0) / 1000).toFixed(1)}`);
+    if (out.done) break;
+  }
+  const result = await finishCompute(knex, runId);
+  const seconds = (performance.now() - t0) / 1000;
+  if ((await backendPid(knex)) !== pid) throw new Error("the compute changed connections: its CPU time is not one backend's");
+  const cpu = backendCpu(pid) - cpu0;
+  const wal = await walBytes(knex, lsn);
+  await new Promise((r) => setTimeout(r, 600)); // the statistics collector's flush
+  await knex.raw('SELECT pg_stat_clear_snapshot()');
+  const after = await tableCounters(knex);
+  const moved = result.entered + result.exited;
+  console.log(
+    `${label}: ${result.memberCount} members (entered ${result.entered}, exited ${result.exited}) in ${seconds.toFixed(1)} s, backend CPU ${cpu.toFixed(1)} s` +
+      (moved ? `, ${Math.round(moved / seconds)} changes/s (${Math.round(moved / cpu)} per CPU second)` : '') +
+      `; load ${loadBefore} → ${load()}; WAL ${(wal / 2 ** 20).toFixed(0)} MB` +
+      (moved ? ` (${Math.round(wal / moved)} B per change)` : '') +
+      `; ${routable} events to route`,
+  );
+  console.log(`  chunks of ${BATCH} (s): ${chunks.join(' ')}`);
+  for (const [t, [ins, upd, del]] of after) {
+    const [i0, u0, d0] = before.get(t) ?? [0, 0, 0];
+    if (ins - i0 || upd - u0 || del - d0) console.log(`  ${t.padEnd(28)} +${ins - i0} inserted, ${upd - u0} updated, ${del - d0} deleted`);
+  }
+  return { seconds, result };
+}
+
+async function explainChunk(knex: Knex, segment: SegmentRow) {
+  const runId = `bench-explain-${crypto.randomUUID()}`;
+  await knex
+    .transaction(async (trx) => {
+      await beginCompute(trx, segment.id, runId);
+      const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).first();
+      const { sql, bindings } = await chunkStatement(trx, run!, segment, BATCH);
+      const { rows } = await trx.raw(`EXPLAIN (ANALYZE, BUFFERS, WAL) ${sql}`, bindings);
+      console.log(`\nEXPLAIN (ANALYZE, BUFFERS, WAL) of the first chunk (${BATCH} contacts), rolled back:`);
+      console.log(rows.map((r: any) => `  ${r['QUERY PLAN']}`).join('\n'));
+      await trx.rollback();
+    })
+    .catch((err) => {
+      if (err) console.log(err);
+    });
+}
+
+/** Removes what a run wrote (its events, history, members, runs and the segment), so the next run starts from the same data. */
+async function cleanup(knex: Knex, projectId: string, segment: SegmentRow) {
+  await knex('events')
+    .where({ project_id: projectId })
+    .whereIn('name', [segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')])
+    .delete();
+  await knex('segment_membership_changes').where({ segment_id: segment.id }).delete();
+  await knex('segment_members').where({ segment_id: segment.id }).delete();
+  await knex('segment_computes').where({ segment_id: segment.id }).delete();
+  await knex('segments').where({ id: segment.id }).delete();
+  await knex.raw('VACUUM (ANALYZE) segment_members, segment_membership_changes, contact_event_rollups, event_hourly_counts, events');
+}
+
+async function main() {
+  const url = new URL(process.env.BENCH_DATABASE_BASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = `/svc_bench_segrefresh_${N}_${M}`;
+  await ensureDatabase(url.toString());
+  const knex = createKnex(url.toString(), { max: 4 });
+  const one = createKnex(url.toString(), { min: 1, max: 1 });
+  try {
+    await migrateLatest(knex);
+    console.log(`segment refresh bench: ${N} contacts, ${M} events; segment "purchase triggered", chunks of ${BATCH}; load ${load()}`);
+    const projectId = await seed(knex);
+    const segment = await createSegment(knex, projectId, {
+      name: `refresh ${Date.now()}`,
+      type: 'DYNAMIC',
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'event.purchase', operator: 'triggered' }] }] },
+      trackMembership: true,
+    });
+    try {
+      if (EXPLAIN) await explainChunk(knex, segment);
+      await timeCompute(one, segment, 'first compute');
+      await timeCompute(one, segment, 'recompute, nothing changed');
+    } finally {
+      await cleanup(knex, projectId, segment);
+    }
+  } finally {
+    await one.destroy();
+    await knex.destroy();
+  }
+  if (DROP) await dropDatabase(url.toString()).catch(() => undefined);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
