@@ -60,6 +60,7 @@ import * as userLocale from './071_user_locale';
 import * as rollupNameCount from './072_rollup_name_count';
 import * as consentProjectFk from './073_consent_project_fk';
 import * as membershipHistoryProjectFk from './074_membership_history_project_fk';
+import * as rollupDeleteGoneProject from './075_rollup_delete_gone_project';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -127,6 +128,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['072_rollup_name_count', rollupNameCount],
   ['073_consent_project_fk', consentProjectFk],
   ['074_membership_history_project_fk', membershipHistoryProjectFk],
+  ['075_rollup_delete_gone_project', rollupDeleteGoneProject],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
