@@ -38,39 +38,52 @@ export function ListPage({ title, action, description, children }: { title: stri
 /**
  * A list query's screen part: loading and error states, then a bordered table of its `data` (labelled
  * `label` for screen readers and the browser tests) or the empty message, and a footer under either.
+ * A reply whose rows are not its `data` (a bare array, or one of its lists) names them with `items`.
  */
-export function ListTable<D extends { data: unknown[] }>({
+export function ListTable<D, I = D extends { data: readonly (infer X)[] } ? X : never>({
   query,
+  items,
   label,
   head,
   row,
   empty,
   footer,
+  errorTitle,
+  states = true,
   ...table
 }: {
   query: UseQueryResult<D>;
+  /** The rows of a reply, when they are not its `data`. */
+  items?: (data: D) => readonly I[];
   label: string;
-  /** The header cells (`Table.Th`). */
-  head: ReactNode;
+  /** The header cells (`Table.Th`); a table without them has no header row. */
+  head?: ReactNode;
   /** One `Table.Tr` (with its key) per item. */
-  row: (item: D['data'][number]) => ReactNode;
+  row: (item: I) => ReactNode;
   /** Shown instead of the table when the page has no items. */
   empty: ReactNode;
   footer?: (data: D) => ReactNode;
+  /** The title of the error state, when the screen says what failed to load. */
+  errorTitle?: string;
+  /** False when another table of the same query already shows its loading and error states. */
+  states?: boolean;
 } & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz'>) {
+  const list = query.data ? (items ? items(query.data) : (query.data as unknown as { data: readonly I[] }).data) : [];
   return (
     <>
-      {query.isPending ? <Loading /> : null}
-      {query.error ? <ErrorState error={query.error} /> : null}
+      {states && query.isPending ? <Loading /> : null}
+      {states && query.error ? <ErrorState error={query.error} title={errorTitle} /> : null}
       {query.data ? (
         <Paper withBorder>
-          {query.data.data.length ? (
+          {list.length ? (
             <ScrollArea>
               <Table aria-label={label} striped {...table}>
-                <Table.Thead>
-                  <Table.Tr>{head}</Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>{query.data.data.map((item) => row(item))}</Table.Tbody>
+                {head ? (
+                  <Table.Thead>
+                    <Table.Tr>{head}</Table.Tr>
+                  </Table.Thead>
+                ) : null}
+                <Table.Tbody>{list.map((item) => row(item))}</Table.Tbody>
               </Table>
             </ScrollArea>
           ) : (
