@@ -18,6 +18,10 @@ export const STATUS_COLORS: Record<string, string> = {
   CANCELLED: 'gray',
   SKIPPED: 'gray',
 };
+/** The statuses an execution may still leave: while one is shown in them, the screen follows it. */
+export const ACTIVE_STATUSES: ReadonlySet<string> = new Set(['RUNNING', 'WAITING']);
+/** How often a screen following an execution asks again (the executions list, its counts, a timeline). */
+export const LIVE_MS = 2000;
 
 /** A JSON Schema node, as GET /workflows/step-types gives it (2020-12, generated from zod). */
 export interface JsonSchema {

@@ -43,7 +43,8 @@ const itemsOf = <D,>(d: D) => (Array.isArray(d) ? d : (d as { data: unknown[] })
  * A list query's screen part: loading and error states, then a bordered table of its items (labelled
  * `label` for screen readers and the browser tests) or the empty message, and a footer under either.
  * `items` reads the rows from another shape (an infinite query's pages, a bare array); `framed={false}`
- * leaves out the border for a list inside a panel that has its own.
+ * leaves out the border for a list inside a panel that has its own; `states={false}` leaves the loading
+ * and error states to another table of the same query; without `head` there is no header row.
  */
 export function ListTable<D, Item = ItemOf<D>>({
   query,
@@ -56,6 +57,7 @@ export function ListTable<D, Item = ItemOf<D>>({
   loadingLabel,
   errorTitle,
   framed = true,
+  states = true,
   striped = true,
   ...table
 }: {
@@ -63,8 +65,8 @@ export function ListTable<D, Item = ItemOf<D>>({
   /** The rows of the data; unset: its `data` array. */
   items?: (data: D) => readonly Item[];
   label: string;
-  /** The header cells (`Table.Th`). */
-  head: ReactNode;
+  /** The header cells (`Table.Th`); a table without them has no header row. */
+  head?: ReactNode;
   /** One `Table.Tr` (with its key) per item. */
   row: (item: Item) => ReactNode;
   /** Shown instead of the table when the page has no items. */
@@ -76,6 +78,8 @@ export function ListTable<D, Item = ItemOf<D>>({
   errorTitle?: string;
   /** Whether the list has its own border (default); false inside a panel that has one. */
   framed?: boolean;
+  /** False when another table of the same query already shows its loading and error states. */
+  states?: boolean;
 } & Pick<TableProps, 'miw' | 'highlightOnHover' | 'fz' | 'striped'>) {
   const data = query.data;
   const rows = data === undefined ? [] : items ? items(data) : (itemsOf(data) as readonly Item[]);
@@ -85,9 +89,11 @@ export function ListTable<D, Item = ItemOf<D>>({
         {rows.length ? (
           <ScrollArea>
             <Table aria-label={label} striped={striped} {...table}>
-              <Table.Thead>
-                <Table.Tr>{head}</Table.Tr>
-              </Table.Thead>
+              {head ? (
+                <Table.Thead>
+                  <Table.Tr>{head}</Table.Tr>
+                </Table.Thead>
+              ) : null}
               <Table.Tbody>{rows.map((item) => row(item))}</Table.Tbody>
             </Table>
           </ScrollArea>
@@ -99,8 +105,8 @@ export function ListTable<D, Item = ItemOf<D>>({
     ) : null;
   return (
     <>
-      {query.isPending ? <Loading label={loadingLabel} /> : null}
-      {query.error ? <ErrorState error={query.error} title={errorTitle} /> : null}
+      {states && query.isPending ? <Loading label={loadingLabel} /> : null}
+      {states && query.error ? <ErrorState error={query.error} title={errorTitle} /> : null}
       {body && framed ? <Paper withBorder>{body}</Paper> : body}
     </>
   );

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Badge, Button, Checkbox, Code, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useApiKeys } from '../api/hooks/apiKeys';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { Copy } from './Copy';
-import { Empty, ErrorState, Loading } from './States';
+import { ErrorState } from './States';
+import { ListTable } from './ListPage';
 import { momentWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -101,7 +103,7 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
   const qc = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<Key | null>(null);
-  const apiKeys = useQuery({ queryKey: keys.apiKeys.all(projectId), queryFn: () => unwrap(api.GET('/api-keys')) });
+  const apiKeys = useApiKeys(projectId);
   const revoke = useMutation({
     meta: { success: t('scopedKeys.revoked') },
     mutationFn: (id: string) => unwrap(api.DELETE('/api-keys/{id}', { params: { path: { id } } })),
@@ -121,51 +123,46 @@ export function ScopedApiKeys({ projectId }: { projectId: string }) {
       <Text size="sm" c="dimmed">
         {t('scopedKeys.intro')}
       </Text>
-      {apiKeys.isPending ? <Loading /> : null}
-      {apiKeys.error ? <ErrorState error={apiKeys.error} /> : null}
-      {apiKeys.data && !apiKeys.data.length ? <Empty>{t('scopedKeys.empty')}</Empty> : null}
-      {apiKeys.data?.length ? (
-        <Paper withBorder p="md">
-          <Table aria-label={t('scopedKeys.heading')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('scopedKeys.name')}</Table.Th>
-                <Table.Th>{t('scopedKeys.scopes')}</Table.Th>
-                <Table.Th>{t('scopedKeys.key')}</Table.Th>
-                <Table.Th>{t('scopedKeys.createdBy')}</Table.Th>
-                <Table.Th>{t('scopedKeys.lastUsed')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {apiKeys.data.map((k) => (
-                <Table.Tr key={k.id}>
-                  <Table.Td>{k.name}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {k.scopes.map((s) => (
-                        <Badge key={s} variant="light" tt="none">
-                          {s}
-                        </Badge>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Code>{k.prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>{k.createdBy ?? t('scopedKeys.byApiKey')}</Table.Td>
-                  <Table.Td>{when(k.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)}>
-                      {t('scopedKeys.revoke')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Paper>
-      ) : null}
+      <ListTable
+        query={apiKeys}
+        items={(list) => list}
+        label={t('scopedKeys.heading')}
+        head={
+          <>
+            <Table.Th>{t('scopedKeys.name')}</Table.Th>
+            <Table.Th>{t('scopedKeys.scopes')}</Table.Th>
+            <Table.Th>{t('scopedKeys.key')}</Table.Th>
+            <Table.Th>{t('scopedKeys.createdBy')}</Table.Th>
+            <Table.Th>{t('scopedKeys.lastUsed')}</Table.Th>
+            <Table.Th />
+          </>
+        }
+        row={(k) => (
+          <Table.Tr key={k.id}>
+            <Table.Td>{k.name}</Table.Td>
+            <Table.Td>
+              <Group gap={4}>
+                {k.scopes.map((s) => (
+                  <Badge key={s} variant="light" tt="none">
+                    {s}
+                  </Badge>
+                ))}
+              </Group>
+            </Table.Td>
+            <Table.Td>
+              <Code>{k.prefix}…</Code>
+            </Table.Td>
+            <Table.Td>{k.createdBy ?? t('scopedKeys.byApiKey')}</Table.Td>
+            <Table.Td>{when(k.lastUsedAt)}</Table.Td>
+            <Table.Td>
+              <Button size="xs" color="red" variant="light" onClick={() => setRevoking(k)}>
+                {t('scopedKeys.revoke')}
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={t('scopedKeys.empty')}
+      />
       {creating ? <CreateKey projectId={projectId} onClose={() => setCreating(false)} /> : null}
       <ConfirmDialog
         opened={!!revoking}

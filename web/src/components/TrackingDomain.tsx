@@ -1,16 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, fieldError, ResponseOf, unwrap } from '../api/client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, fieldError, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useTrackingDomain } from '../api/hooks/domains';
 import { useCurrentProject } from '../api/project';
 import { ConfirmDialog } from './dialogs/ConfirmDialog';
 import { DnsRecordsTable } from './DnsRecordsTable';
 import { ErrorState, Loading } from './States';
 import { momentWords } from '../api/dates';
 import { Trans, useTranslation } from 'react-i18next';
-
-type TrackingDomainOut = ResponseOf<'/tracking-domain', 'get'>;
 
 /**
  * The project's own tracking domain (docs/tracking.md "Your own tracking domain"): the records to
@@ -23,21 +22,10 @@ export function TrackingDomainSection() {
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const key = keys.domains.tracking(projectId);
   const mayChange = project?.role !== 'MEMBER';
-  const current = useQuery({
-    queryKey: key,
-    // No tracking domain set is a 404: shown as the form, not as an error.
-    queryFn: async (): Promise<TrackingDomainOut | null> => {
-      try {
-        return await unwrap(api.GET('/tracking-domain'));
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 404) return null;
-        throw err;
-      }
-    },
-  });
-  const refresh = () => qc.invalidateQueries({ queryKey: key });
+  // No tracking domain set is null: shown as the form, not as an error.
+  const current = useTrackingDomain(projectId);
+  const refresh = () => qc.invalidateQueries({ queryKey: keys.domains.tracking(projectId) });
   const set = useMutation({
     meta: { success: t('tracking.saved') },
     mutationFn: (domain: string) => unwrap(api.PUT('/tracking-domain', { body: { domain } })),

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Select, Table, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { useInbound } from '../api/hooks/inbound';
 import { useCurrentProject } from '../api/project';
 import { ListPage, ListTable } from '../components/ListPage';
 import { INBOUND_KINDS, type InboundKind, type InboundSummary } from '../components/inbound/kinds';
@@ -23,16 +21,7 @@ export default function Inbound() {
   const cursors = paging.kind === kind ? paging.cursors : [undefined];
   const cursor = cursors[cursors.length - 1];
   const [open, setOpen] = useState<InboundSummary | null>(null);
-  const list = useQuery({
-    queryKey: keys.inbound.list(projectId, kind, cursor),
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.GET('/inbound', {
-          params: { query: { limit: PAGE, cursor, kind: kind === 'all' ? undefined : (kind as InboundKind) } },
-        }),
-      ),
-  });
+  const list = useInbound(projectId, { kind, cursor, limit: PAGE });
   return (
     <ListPage title={t('inbound.title')} description={t('inbound.description')}>
       <Group align="flex-end">

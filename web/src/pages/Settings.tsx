@@ -1,7 +1,5 @@
 import { Stack, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import { useSettings } from '../api/hooks/settings';
 import { useAppConfig } from '../api/session';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
@@ -17,7 +15,7 @@ export default function Settings() {
   const { t } = useTranslation('settings');
   const { projectId, project } = useCurrentProject();
   const config = useAppConfig();
-  const policy = useQuery({ queryKey: keys.settings(projectId), queryFn: () => unwrap(api.GET('/settings')) });
+  const policy = useSettings(projectId);
   if (!project) return <Loading />;
   const may = manages(project.role);
   return (

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Divider, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useSuppressions } from '../api/hooks/suppressions';
 import { useCurrentProject } from '../api/project';
 import { ErrorState } from '../components/States';
 import { ListPage, ListTable } from '../components/ListPage';
@@ -115,16 +116,7 @@ export default function Suppressions() {
   const setCursors = (next: (c: (string | undefined)[]) => (string | undefined)[]) => setPaging({ filter, cursors: next(cursors) });
   const cursor = cursors[cursors.length - 1];
   const [removing, setRemoving] = useState<Entry | null>(null);
-  const list = useQuery({
-    queryKey: keys.suppressions.list(projectId, debounced, reason, cursor),
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      unwrap(
-        api.GET('/suppressions', {
-          params: { query: { limit: PAGE, cursor, search: debounced || undefined, reason: reason === 'all' ? undefined : (reason as Reason) } },
-        }),
-      ),
-  });
+  const list = useSuppressions(projectId, { search: debounced, reason, cursor, limit: PAGE });
   const remove = useMutation({
     mutationFn: (entry: Entry) => unwrap(api.DELETE('/suppressions/{email}', { params: { path: { email: entry.email } } })),
     // The dialog shows a failure itself; a toast would repeat it.

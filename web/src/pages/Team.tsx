@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, Group, Modal, Paper, ScrollArea, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, Role, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useTeam } from '../api/hooks/team';
 import { useMe } from '../api/session';
 import { useCurrentProject } from '../api/project';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ErrorState } from '../components/States';
+import { ListTable } from '../components/ListPage';
 import { dayWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -26,7 +28,7 @@ export default function Team() {
   const [role, setRole] = useState<Role>('MEMBER');
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
   const path = { params: { path: { id: projectId } } };
-  const team = useQuery({ queryKey: keys.team.all(projectId), queryFn: () => unwrap(api.GET('/projects/{id}/members', path)) });
+  const team = useTeam(projectId);
   const refresh = () => qc.invalidateQueries({ queryKey: keys.team.all(projectId) });
   const invite = useMutation({
     meta: { success: t('team.invited') },
@@ -103,94 +105,87 @@ export default function Team() {
           ) : null}
         </Paper>
       ) : null}
-      {team.isPending ? <Loading /> : null}
-      {team.error ? <ErrorState error={team.error} /> : null}
       {change.error ? <ErrorState error={change.error} title={t('team.roleNotChanged')} /> : null}
       {withdraw.error ? <ErrorState error={withdraw.error} /> : null}
+      <ListTable
+        query={team}
+        items={(d) => d.members}
+        label={t('team.members')}
+        miw={560}
+        head={
+          <>
+            <Table.Th>{t('team.email')}</Table.Th>
+            <Table.Th>{t('team.role')}</Table.Th>
+            <Table.Th>{t('team.joined')}</Table.Th>
+            <Table.Th />
+          </>
+        }
+        row={(m) => (
+          <Table.Tr key={m.userId}>
+            <Table.Td>
+              {m.email}{' '}
+              {m.userId === me.data?.id ? (
+                <Badge variant="light" size="xs">
+                  {t('team.you')}
+                </Badge>
+              ) : null}
+            </Table.Td>
+            <Table.Td>
+              {mayTouch(m.role) ? (
+                <Select
+                  aria-label={t('team.roleOf', { email: m.email })}
+                  data={roleOptions(myRole === 'OWNER' ? ROLES : grantable)}
+                  value={m.role}
+                  allowDeselect={false}
+                  onChange={(v) => v && v !== m.role && change.mutate({ userId: m.userId, role: v as Role })}
+                  w={130}
+                  size="xs"
+                />
+              ) : (
+                <Badge variant="outline">{t(`roles.${m.role}`)}</Badge>
+              )}
+            </Table.Td>
+            <Table.Td>{dayWords(m.joinedAt)}</Table.Td>
+            <Table.Td>
+              {mayTouch(m.role) || m.userId === me.data?.id ? (
+                <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
+                  {m.userId === me.data?.id ? t('team.leave') : t('team.remove')}
+                </Button>
+              ) : null}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={null}
+      />
       {team.data ? (
-        <>
-          <Paper withBorder>
-            <ScrollArea>
-              <Table aria-label={t('team.members')} miw={560}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('team.email')}</Table.Th>
-                    <Table.Th>{t('team.role')}</Table.Th>
-                    <Table.Th>{t('team.joined')}</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {team.data.members.map((m) => (
-                    <Table.Tr key={m.userId}>
-                      <Table.Td>
-                        {m.email}{' '}
-                        {m.userId === me.data?.id ? (
-                          <Badge variant="light" size="xs">
-                            {t('team.you')}
-                          </Badge>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        {mayTouch(m.role) ? (
-                          <Select
-                            aria-label={t('team.roleOf', { email: m.email })}
-                            data={roleOptions(myRole === 'OWNER' ? ROLES : grantable)}
-                            value={m.role}
-                            allowDeselect={false}
-                            onChange={(v) => v && v !== m.role && change.mutate({ userId: m.userId, role: v as Role })}
-                            w={130}
-                            size="xs"
-                          />
-                        ) : (
-                          <Badge variant="outline">{t(`roles.${m.role}`)}</Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{dayWords(m.joinedAt)}</Table.Td>
-                      <Table.Td>
-                        {mayTouch(m.role) || m.userId === me.data?.id ? (
-                          <Button size="compact-xs" color="red" variant="subtle" onClick={() => setRemoving({ userId: m.userId, email: m.email })}>
-                            {m.userId === me.data?.id ? t('team.leave') : t('team.remove')}
-                          </Button>
-                        ) : null}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-          </Paper>
-          <Title order={2} size="h4">
-            {t('team.pending')}
-          </Title>
-          {team.data.invites.length ? (
-            <Paper withBorder>
-              <Table aria-label={t('team.pending')}>
-                <Table.Tbody>
-                  {team.data.invites.map((i) => (
-                    <Table.Tr key={i.id}>
-                      <Table.Td>{i.email}</Table.Td>
-                      <Table.Td>
-                        <Badge variant="outline">{t(`roles.${i.role}`)}</Badge>
-                      </Table.Td>
-                      <Table.Td>{dayWords(i.createdAt)}</Table.Td>
-                      <Table.Td>
-                        {mayTouch(i.role) ? (
-                          <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>
-                            {t('team.withdraw')}
-                          </Button>
-                        ) : null}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Paper>
-          ) : (
-            <Empty>{t('team.noPending')}</Empty>
-          )}
-        </>
+        <Title order={2} size="h4">
+          {t('team.pending')}
+        </Title>
       ) : null}
+      {/* The same reply as the members: its loading and error are shown once, above. */}
+      <ListTable
+        query={team}
+        states={false}
+        items={(d) => d.invites}
+        label={t('team.pending')}
+        row={(i) => (
+          <Table.Tr key={i.id}>
+            <Table.Td>{i.email}</Table.Td>
+            <Table.Td>
+              <Badge variant="outline">{t(`roles.${i.role}`)}</Badge>
+            </Table.Td>
+            <Table.Td>{dayWords(i.createdAt)}</Table.Td>
+            <Table.Td>
+              {mayTouch(i.role) ? (
+                <Button size="compact-xs" variant="subtle" color="red" onClick={() => withdraw.mutate(i.id)}>
+                  {t('team.withdraw')}
+                </Button>
+              ) : null}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={t('team.noPending')}
+      />
       <Modal opened={!!removing} onClose={() => setRemoving(null)} title={removing?.userId === me.data?.id ? t('team.leaveTitle') : t('team.removeTitle')}>
         <Stack>
           <Text>{t('team.losesAccess', { email: removing?.email ?? '' })}</Text>

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Paper, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
+import { useWebhookEndpoints } from '../api/hooks/webhooks';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { Empty, ErrorState, Loading } from '../components/States';
@@ -19,7 +20,7 @@ export default function Webhooks() {
   const [events, setEvents] = useState<string[]>(['email.*']);
   const [description, setDescription] = useState('');
   const [revealed, setRevealed] = useState<Revealed | null>(null);
-  const endpoints = useQuery({ queryKey: keys.webhooks.all(projectId), queryFn: () => unwrap(api.GET('/webhook-endpoints')) });
+  const endpoints = useWebhookEndpoints(projectId);
   const create = useMutation({
     meta: { success: t('webhooks.added') },
     mutationFn: () => unwrap(api.POST('/webhook-endpoints', { body: { url, events, description: description.trim() || null } })),

@@ -1,16 +1,17 @@
 import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Paper, Stack, Text, Title, UnstyledButton } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { useWorkflow } from '../api/hooks/workflows';
+import { useWorkflow, useWorkflowStats, useWorkflowStepTypes } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
 import { stepProblems, type StepType } from '../api/workflows';
 import { ErrorState, Loading } from '../components/States';
 import { StepPanel } from '../components/workflow/StepPanel';
 import { StepIcon } from '../components/workflow/StepIcon';
-import { type InsertPoint, WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
+import { WorkflowCanvas } from '../components/workflow/WorkflowCanvas';
+import type { InsertPoint } from '../components/workflow/canvasTypes';
 import { layoutGraph } from '../components/workflow/layout';
 import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
 import { TestRun } from '../components/workflow/TestRun';
@@ -29,13 +30,9 @@ export default function WorkflowEditor() {
   const path = { params: { path: { id: workflowId } } };
   const key = keys.workflows.one(projectId, workflowId);
   const workflow = useWorkflow(projectId, workflowId);
-  const types = useQuery({ queryKey: keys.workflows.stepTypes(projectId), queryFn: () => unwrap(api.GET('/workflows/step-types')), staleTime: 60_000 });
-  // The nodes' numbers, kept fresh while the canvas is open (counters: a few rows, whatever the number of executions).
-  const stats = useQuery({
-    queryKey: keys.workflows.stats(projectId, workflowId),
-    queryFn: () => unwrap(api.GET('/workflows/{id}/stats', path)),
-    refetchInterval: 5_000,
-  });
+  const types = useWorkflowStepTypes(projectId);
+  // The nodes' numbers, kept fresh while the canvas is open.
+  const stats = useWorkflowStats(projectId, workflowId);
   const statsByStep = useMemo(() => (stats.data ? Object.fromEntries(stats.data.steps.map((x) => [x.stepId, x])) : undefined), [stats.data]);
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<{ type: StepType; at?: InsertPoint } | null>(null);

@@ -1,35 +1,19 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Grid,
-  Group,
-  Modal,
-  Pagination,
-  Paper,
-  ScrollArea,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Pagination, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { keys } from '../api/queryKeys';
-import { useWorkflow } from '../api/hooks/workflows';
+import { useExecutionCounts, useExecutions, useWorkflow } from '../api/hooks/workflows';
 import { useCurrentProject } from '../api/project';
-import { EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
-import { Empty, ErrorState, Loading } from '../components/States';
+import { ACTIVE_STATUSES, EXECUTION_STATUSES, STATUS_COLORS } from '../api/workflows';
+import { ErrorState, Loading } from '../components/States';
+import { ListTable } from '../components/ListPage';
 import { statusWords, waitWords } from '../components/workflow/stepStory';
 import { useTranslation } from 'react-i18next';
 import { momentWords } from '../api/dates';
-import { ACTIVE, LIVE_MS, ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
+import { ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
 
 const PAGE_SIZE = 25;
 /**
@@ -51,32 +35,8 @@ export default function WorkflowExecutions() {
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const workflow = useWorkflow(projectId, workflowId);
-  const counts = useQueries({
-    queries: EXECUTION_STATUSES.map((s) => ({
-      queryKey: keys.executions.count(projectId, workflowId, s),
-      refetchInterval: LIVE_MS,
-      queryFn: () => unwrap(api.GET('/workflows/{id}/executions', { params: { path: { id: workflowId }, query: { status: s, page: 1, pageSize: 1 } } })),
-    })),
-  });
-  const list = useQuery({
-    queryKey: keys.executions.list(projectId, workflowId, status, page, searched),
-    placeholderData: keepPreviousData,
-    refetchInterval: LIVE_MS,
-    queryFn: () =>
-      unwrap(
-        api.GET('/workflows/{id}/executions', {
-          params: {
-            path: { id: workflowId },
-            query: {
-              page,
-              pageSize: PAGE_SIZE,
-              status: status === 'all' ? undefined : (status as (typeof EXECUTION_STATUSES)[number]),
-              search: searched || undefined,
-            },
-          },
-        }),
-      ),
-  });
+  const counts = useExecutionCounts(projectId, workflowId);
+  const list = useExecutions(projectId, workflowId, { status, page, pageSize: PAGE_SIZE, search: searched });
   const refresh = () => qc.invalidateQueries({ queryKey: keys.executions.all(projectId, workflowId) });
   const cancelAll = useMutation({
     meta: { success: t('executions.cancelledToast') },
@@ -131,83 +91,76 @@ export default function WorkflowExecutions() {
         }}
         maw={360}
       />
-      {list.error ? <ErrorState error={list.error} /> : null}
       <Grid>
         <Grid.Col span={{ base: 12, xl: openId ? 7 : 12 }}>
-          {list.isPending ? <Loading /> : null}
-          {list.data ? (
-            <Paper withBorder>
-              {list.data.data.length ? (
-                <ScrollArea>
-                  <Table aria-label={t('executions.heading')} striped highlightOnHover miw={600}>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>{t('executions.contact')}</Table.Th>
-                        <Table.Th>{t('executions.status')}</Table.Th>
-                        <Table.Th>{t('executions.currentStep')}</Table.Th>
-                        <Table.Th>{t('executions.started')}</Table.Th>
-                        <Table.Th>{t('executions.finished')}</Table.Th>
-                        <Table.Th />
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {list.data.data.map((e) => (
-                        <Table.Tr key={e.id} data-execution-id={e.id} aria-selected={openId === e.id}>
-                          <Table.Td>
-                            <Anchor component={Link} to={`/p/${projectId}/contacts/${e.contactId}`} size="sm">
-                              {e.contactEmail ?? `${e.contactId.slice(0, 8)}…`}
-                            </Anchor>
-                          </Table.Td>
-                          <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                            <Badge color={STATUS_COLORS[e.status]} variant="light" style={{ overflow: 'visible' }}>
-                              {statusWords(e.status)}
-                            </Badge>
-                          </Table.Td>
-                          <Table.Td data-current-step>
-                            {ACTIVE.has(e.status) && e.currentStep ? (
-                              <>
-                                <Text size="sm">
-                                  {e.currentStep.title}
-                                  {e.currentStep.name !== e.currentStep.title ? ` · ${e.currentStep.name}` : ''}
-                                </Text>
-                                {e.status === 'WAITING' && waitWords(e) ? (
-                                  <Text size="xs" c="dimmed" data-wait>
-                                    {waitWords(e)}
-                                  </Text>
-                                ) : null}
-                              </>
-                            ) : (
-                              '—'
-                            )}
-                          </Table.Td>
-                          <Table.Td>{momentWords(e.startedAt)}</Table.Td>
-                          <Table.Td>{e.finishedAt ? momentWords(e.finishedAt) : '—'}</Table.Td>
-                          <Table.Td>
-                            <Button size="xs" variant="subtle" onClick={() => setOpenId(e.id)} aria-label={t('executions.timelineOf', { id: e.id })}>
-                              {t('executions.timeline')}
-                            </Button>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </ScrollArea>
-              ) : (
-                <Empty>
-                  {searched
-                    ? t('executions.noMatch', { search: searched })
-                    : status === 'all'
-                      ? t('executions.empty')
-                      : t(`executions.emptyStatus.${status as (typeof EXECUTION_STATUSES)[number]}`)}
-                </Empty>
-              )}
-              {list.data.totalPages > 1 ? (
+          <ListTable
+            query={list}
+            label={t('executions.heading')}
+            highlightOnHover
+            miw={600}
+            head={
+              <>
+                <Table.Th>{t('executions.contact')}</Table.Th>
+                <Table.Th>{t('executions.status')}</Table.Th>
+                <Table.Th>{t('executions.currentStep')}</Table.Th>
+                <Table.Th>{t('executions.started')}</Table.Th>
+                <Table.Th>{t('executions.finished')}</Table.Th>
+                <Table.Th />
+              </>
+            }
+            row={(e) => (
+              <Table.Tr key={e.id} data-execution-id={e.id} aria-selected={openId === e.id}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/p/${projectId}/contacts/${e.contactId}`} size="sm">
+                    {e.contactEmail ?? `${e.contactId.slice(0, 8)}…`}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge color={STATUS_COLORS[e.status]} variant="light" style={{ overflow: 'visible' }}>
+                    {statusWords(e.status)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td data-current-step>
+                  {ACTIVE_STATUSES.has(e.status) && e.currentStep ? (
+                    <>
+                      <Text size="sm">
+                        {e.currentStep.title}
+                        {e.currentStep.name !== e.currentStep.title ? ` · ${e.currentStep.name}` : ''}
+                      </Text>
+                      {e.status === 'WAITING' && waitWords(e) ? (
+                        <Text size="xs" c="dimmed" data-wait>
+                          {waitWords(e)}
+                        </Text>
+                      ) : null}
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                <Table.Td>{momentWords(e.startedAt)}</Table.Td>
+                <Table.Td>{e.finishedAt ? momentWords(e.finishedAt) : '—'}</Table.Td>
+                <Table.Td>
+                  <Button size="xs" variant="subtle" onClick={() => setOpenId(e.id)} aria-label={t('executions.timelineOf', { id: e.id })}>
+                    {t('executions.timeline')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            empty={
+              searched
+                ? t('executions.noMatch', { search: searched })
+                : status === 'all'
+                  ? t('executions.empty')
+                  : t(`executions.emptyStatus.${status as (typeof EXECUTION_STATUSES)[number]}`)
+            }
+            footer={(d) =>
+              d.totalPages > 1 ? (
                 <Group justify="center" p="sm">
-                  <Pagination total={list.data.totalPages} value={page} onChange={setPage} aria-label={t('common:pages')} />
+                  <Pagination total={d.totalPages} value={page} onChange={setPage} aria-label={t('common:pages')} />
                 </Group>
-              ) : null}
-            </Paper>
-          ) : null}
+              ) : null
+            }
+          />
         </Grid.Col>
         {openId ? (
           <Grid.Col span={{ base: 12, xl: 5 }}>

@@ -1,9 +1,11 @@
-import { Badge, Button, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
-import { ErrorState, Loading } from '../States';
+import { useSessions } from '../../api/hooks/account';
+import { ErrorState } from '../States';
+import { ListTable } from '../ListPage';
 import { i18n } from '../../i18n';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
@@ -40,7 +42,7 @@ export function SessionsSection() {
   const { t } = useTranslation('account');
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const sessions = useQuery({ queryKey: keys.sessions(), queryFn: () => unwrap(api.GET('/users/@me/sessions')) });
+  const sessions = useSessions();
   const toLogin = () => {
     qc.clear();
     navigate('/login', { replace: true });
@@ -65,53 +67,50 @@ export function SessionsSection() {
         <Text size="sm" c="dimmed">
           {t('sessions.intro')}
         </Text>
-        {sessions.isPending ? <Loading /> : null}
-        {sessions.error ? <ErrorState error={sessions.error} /> : null}
         {signOut.error ? <ErrorState error={signOut.error} title={t('sessions.notSignedOut')} /> : null}
         {everywhere.error ? <ErrorState error={everywhere.error} title={t('sessions.notSignedOut')} /> : null}
-        {sessions.data ? (
-          <ScrollArea>
-            <Table aria-label={t('sessions.heading')} miw={620}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('sessions.device')}</Table.Th>
-                  <Table.Th>{t('sessions.ip')}</Table.Th>
-                  <Table.Th>{t('sessions.signedIn')}</Table.Th>
-                  <Table.Th>{t('sessions.lastSeen')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {sessions.data.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td title={s.userAgent ?? undefined}>
-                      {describeAgent(s.userAgent)}{' '}
-                      {s.current ? (
-                        <Badge size="xs" variant="light">
-                          {t('sessions.thisBrowser')}
-                        </Badge>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>{s.ip ?? '—'}</Table.Td>
-                    <Table.Td>{momentWords(s.createdAt)}</Table.Td>
-                    <Table.Td>{momentWords(s.lastSeenAt)}</Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        color="red"
-                        loading={signOut.isPending && signOut.variables === s.id}
-                        onClick={() => signOut.mutate(s.id)}
-                      >
-                        {t('sessions.signOut')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea>
-        ) : null}
+        <ListTable
+          query={sessions}
+          items={(list) => list}
+          label={t('sessions.heading')}
+          miw={620}
+          head={
+            <>
+              <Table.Th>{t('sessions.device')}</Table.Th>
+              <Table.Th>{t('sessions.ip')}</Table.Th>
+              <Table.Th>{t('sessions.signedIn')}</Table.Th>
+              <Table.Th>{t('sessions.lastSeen')}</Table.Th>
+              <Table.Th />
+            </>
+          }
+          row={(s) => (
+            <Table.Tr key={s.id}>
+              <Table.Td title={s.userAgent ?? undefined}>
+                {describeAgent(s.userAgent)}{' '}
+                {s.current ? (
+                  <Badge size="xs" variant="light">
+                    {t('sessions.thisBrowser')}
+                  </Badge>
+                ) : null}
+              </Table.Td>
+              <Table.Td>{s.ip ?? '—'}</Table.Td>
+              <Table.Td>{momentWords(s.createdAt)}</Table.Td>
+              <Table.Td>{momentWords(s.lastSeenAt)}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  color="red"
+                  loading={signOut.isPending && signOut.variables === s.id}
+                  onClick={() => signOut.mutate(s.id)}
+                >
+                  {t('sessions.signOut')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          )}
+          empty={null}
+        />
       </Stack>
     </Paper>
   );

@@ -1,8 +1,6 @@
 import { Anchor, Badge, Code, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useInboundMessage } from '../../api/hooks/inbound';
 import { ErrorState, Loading } from '../States';
 import { INBOUND_KINDS, type InboundSummary } from '../inbound/kinds';
 import { momentWords, numberWords } from '../../api/dates';
@@ -25,11 +23,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** One received message: what it is, the contact it matched, its authentication, its parsed headers and its source (GET /inbound/:id). */
 export function InboundMessageDialog({ projectId, message, onClose }: { projectId: string; message: InboundSummary | null; onClose(): void }) {
   const { t } = useTranslation('mail');
-  const full = useQuery({
-    queryKey: keys.inbound.one(projectId, message?.id),
-    enabled: !!message,
-    queryFn: () => unwrap(api.GET('/inbound/{id}', { params: { path: { id: message!.id } } })),
-  });
+  const full = useInboundMessage(projectId, message?.id);
   const kind = message ? INBOUND_KINDS[message.kind] : null;
   return (
     <Modal opened={!!message} onClose={onClose} title={message?.subject || t('inbound.noSubject')} size="xl">

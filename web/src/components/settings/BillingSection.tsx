@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Button, Group, NumberInput, Progress, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, fieldError, hasFieldErrors, ResponseOf, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
+import { useBilling } from '../../api/hooks/settings';
 import { ErrorState, Loading } from '../States';
 import { dayWords, numberWords } from '../../api/dates';
 import { capOf, Section } from './ProjectSections';
@@ -13,10 +14,7 @@ export type Consumption = ResponseOf<'/users/@me/projects/{id}/billing-consumpti
 /** Consumption of the month and its caps (billing on only); owners and admins set the caps (PUT billing-limits). */
 export function Billing({ projectId, may }: { projectId: string; may: boolean }) {
   const { t } = useTranslation('settings');
-  const usage = useQuery({
-    queryKey: keys.billing.consumption(projectId),
-    queryFn: () => unwrap(api.GET('/users/@me/projects/{id}/billing-consumption', { params: { path: { id: projectId } } })),
-  });
+  const usage = useBilling(projectId);
   return (
     <Section title={t('billing.heading')}>
       {usage.isPending ? <Loading /> : null}

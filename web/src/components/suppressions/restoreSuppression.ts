@@ -10,6 +10,8 @@ type Entry = ResponseOf<'/suppressions', 'get'>['data'][number];
  */
 export async function restoreSuppression(projectId: string, entry: Entry): Promise<string> {
   const expiresAt = entry.expiresAt && Date.parse(entry.expiresAt) > Date.now() ? entry.expiresAt : undefined;
+  // The project is named here, not left to the client's middleware: Undo outlives the page (its toast
+  // stays while the person opens another project), and the entry goes back where it was removed.
   await unwrap(api.POST('/suppressions', { body: { emails: [entry.email], ...(expiresAt ? { expiresAt } : {}) }, headers: forProject(projectId) }));
   const t = i18n.getFixedT(null, 'mail');
   const was = entry.reason === 'HARD_BOUNCE' ? t('suppressions.wasBounce') : entry.reason === 'COMPLAINT' ? t('suppressions.wasComplaint') : null;

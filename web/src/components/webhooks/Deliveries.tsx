@@ -1,9 +1,11 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, ScrollArea, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Code, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ResponseOf, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
-import { Empty, ErrorState, Loading } from '../States';
+import { useDeliveries } from '../../api/hooks/webhooks';
+import { ErrorState } from '../States';
+import { ListTable } from '../ListPage';
 import { type Endpoint, when } from './endpoint';
 import { useTranslation } from 'react-i18next';
 
@@ -18,17 +20,7 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
   const [status, setStatus] = useState<string>('all');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
-  const page = useQuery({
-    queryKey: keys.webhooks.deliveriesPage(projectId, endpoint.id, status, cursor),
-    queryFn: () =>
-      unwrap(
-        api.GET('/webhook-endpoints/{id}/deliveries', {
-          params: { path: { id: endpoint.id }, query: { limit: 20, cursor, status: status === 'all' ? undefined : (status as Delivery['status']) } },
-        }),
-      ),
-    // Pending messages change on their own: refresh while the first page is open.
-    refetchInterval: cursor ? false : 5_000,
-  });
+  const page = useDeliveries(projectId, endpoint.id, { status, cursor, limit: 20 });
   const retry = useMutation({
     meta: { success: t('deliveries.retried') },
     mutationFn: (deliveryId: string) =>
@@ -54,72 +46,70 @@ export function Deliveries({ projectId, endpoint }: { projectId: string; endpoin
           w={150}
         />
       </Group>
-      {page.isPending ? <Loading /> : null}
-      {page.error ? <ErrorState error={page.error} /> : null}
       {retry.error ? <ErrorState error={retry.error} title={t('deliveries.notRetried')} /> : null}
-      {page.data && !page.data.data.length ? <Empty>{status === 'all' ? t('deliveries.empty') : t('deliveries.emptyStatus')}</Empty> : null}
-      {page.data?.data.length ? (
-        <ScrollArea>
-          <Table aria-label={t('deliveries.of', { url: endpoint.url })} miw={640} fz="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('deliveries.type')}</Table.Th>
-                <Table.Th>{t('deliveries.statusColumn')}</Table.Th>
-                <Table.Th>{t('deliveries.attempts')}</Table.Th>
-                <Table.Th>{t('deliveries.lastAnswer')}</Table.Th>
-                <Table.Th>{t('deliveries.created')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.data.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>
-                    <Code>{d.type}</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLOR[d.status]} variant="light">
-                      {t(`deliveries.status.${d.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{d.attempts}</Table.Td>
-                  <Table.Td>
-                    {d.lastStatusCode ?? ''}{' '}
-                    {d.lastError ? (
-                      <Text span size="xs" c="dimmed">
-                        {d.lastError}
-                      </Text>
-                    ) : null}
-                    {d.status === 'PENDING' && d.nextAttemptAt ? (
-                      <Text size="xs" c="dimmed">
-                        {t('deliveries.next', { when: when(d.nextAttemptAt) })}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>{when(d.createdAt)}</Table.Td>
-                  <Table.Td>
-                    {d.status !== 'PENDING' && endpoint.enabled ? (
-                      <Button size="compact-xs" variant="subtle" onClick={() => retry.mutate(d.id)} loading={retry.isPending && retry.variables === d.id}>
-                        {t('deliveries.retry')}
-                      </Button>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
-      ) : null}
-      {page.data && (cursors.length > 1 || page.data.hasMore) ? (
-        <Group gap="xs" justify="flex-end">
-          <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-            {t('deliveries.newer')}
-          </Button>
-          <Button size="xs" variant="default" disabled={!page.data.hasMore} onClick={() => setCursors((c) => [...c, page.data!.cursor ?? undefined])}>
-            {t('deliveries.older')}
-          </Button>
-        </Group>
-      ) : null}
+      <ListTable
+        query={page}
+        label={t('deliveries.of', { url: endpoint.url })}
+        miw={640}
+        fz="sm"
+        head={
+          <>
+            <Table.Th>{t('deliveries.type')}</Table.Th>
+            <Table.Th>{t('deliveries.statusColumn')}</Table.Th>
+            <Table.Th>{t('deliveries.attempts')}</Table.Th>
+            <Table.Th>{t('deliveries.lastAnswer')}</Table.Th>
+            <Table.Th>{t('deliveries.created')}</Table.Th>
+            <Table.Th />
+          </>
+        }
+        row={(d) => (
+          <Table.Tr key={d.id}>
+            <Table.Td>
+              <Code>{d.type}</Code>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={STATUS_COLOR[d.status]} variant="light">
+                {t(`deliveries.status.${d.status}`)}
+              </Badge>
+            </Table.Td>
+            <Table.Td>{d.attempts}</Table.Td>
+            <Table.Td>
+              {d.lastStatusCode ?? ''}{' '}
+              {d.lastError ? (
+                <Text span size="xs" c="dimmed">
+                  {d.lastError}
+                </Text>
+              ) : null}
+              {d.status === 'PENDING' && d.nextAttemptAt ? (
+                <Text size="xs" c="dimmed">
+                  {t('deliveries.next', { when: when(d.nextAttemptAt) })}
+                </Text>
+              ) : null}
+            </Table.Td>
+            <Table.Td>{when(d.createdAt)}</Table.Td>
+            <Table.Td>
+              {d.status !== 'PENDING' && endpoint.enabled ? (
+                <Button size="compact-xs" variant="subtle" onClick={() => retry.mutate(d.id)} loading={retry.isPending && retry.variables === d.id}>
+                  {t('deliveries.retry')}
+                </Button>
+              ) : null}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        empty={status === 'all' ? t('deliveries.empty') : t('deliveries.emptyStatus')}
+        footer={(data) =>
+          cursors.length > 1 || data.hasMore ? (
+            <Group gap="xs" justify="flex-end" p="sm">
+              <Button size="xs" variant="default" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                {t('deliveries.newer')}
+              </Button>
+              <Button size="xs" variant="default" disabled={!data.hasMore} onClick={() => setCursors((c) => [...c, data.cursor ?? undefined])}>
+                {t('deliveries.older')}
+              </Button>
+            </Group>
+          ) : null
+        }
+      />
     </Stack>
   );
 }

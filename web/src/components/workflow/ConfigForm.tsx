@@ -1,23 +1,7 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Fieldset,
-  Group,
-  MultiSelect,
-  NumberInput,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  TagsInput,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
+import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, SegmentedControl, Stack, Switch, TagsInput, Text } from '@mantine/core';
+import { useState } from 'react';
 import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
+import { type FieldProps, FilterTreeField, join, JsonField, ScalarField, typeOf } from './ConfigLeafFields';
 import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './FieldWidgets';
 import { useTranslation } from 'react-i18next';
 
@@ -74,23 +58,6 @@ export function ConfigForm({
   );
 }
 
-interface FieldProps {
-  projectId: string;
-  schema: JsonSchema;
-  value: unknown;
-  onChange: (v: unknown) => void;
-  /** The config path (`timeout.amount`), which the API's field errors use. */
-  path: string;
-  label: string;
-  required: boolean;
-  errors: Record<string, string>;
-  /** Marks an error path as shown by an input. */
-  claim: (path: string) => void;
-}
-
-const typeOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
-const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
-
 function SchemaField(props: FieldProps) {
   const { t } = useTranslation('workflows');
   const { projectId, schema, value, onChange, path, label, required, errors, claim } = props;
@@ -128,78 +95,11 @@ function SchemaField(props: FieldProps) {
 
   if (schema.anyOf || schema.oneOf) return <UnionField {...props} />;
 
-  if (schema.enum) {
-    return (
-      <Select
-        label={label}
-        required={required}
-        description={description}
-        data={schema.enum.map(String)}
-        value={value === undefined ? null : String(value)}
-        clearable={!required}
-        onChange={(v) => onChange(v ?? undefined)}
-        error={error}
-      />
-    );
-  }
-
-  switch (typeOf(schema)) {
-    case 'object':
-      if (schema.properties) return <ObjectField {...props} />;
-      return <JsonField {...props} />;
-    case 'array':
-      return <ArrayField {...props} />;
-    case 'string': {
-      const long = schema.maxLength === undefined || schema.maxLength > 1000;
-      const Input = long ? Textarea : TextInput;
-      return (
-        <Input
-          label={label}
-          required={required}
-          description={description}
-          type={schema.format === 'email' ? 'email' : schema.format === 'uri' ? 'url' : undefined}
-          autosize={long || undefined}
-          minRows={long ? 2 : undefined}
-          value={(value as string | undefined) ?? ''}
-          onChange={(e) => onChange(e.currentTarget.value === '' && !required ? undefined : e.currentTarget.value)}
-          error={error}
-        />
-      );
-    }
-    case 'number':
-    case 'integer':
-      return (
-        <NumberInput
-          label={label}
-          required={required}
-          description={description}
-          allowDecimal={typeOf(schema) === 'number'}
-          value={(value as number | undefined) ?? ''}
-          onChange={(v) => onChange(typeof v === 'number' ? v : undefined)}
-          error={error}
-        />
-      );
-    case 'boolean':
-      if (required)
-        return <Switch label={label} description={description} checked={value === true} onChange={(e) => onChange(e.currentTarget.checked)} error={error} />;
-      return (
-        <Select
-          label={label}
-          description={description}
-          data={[
-            { value: '', label: t('config.leaveUnchanged') },
-            { value: 'true', label: t('config.yes') },
-            { value: 'false', label: t('config.no') },
-          ]}
-          value={value === undefined ? '' : String(value)}
-          allowDeselect={false}
-          onChange={(v) => onChange(v === 'true' ? true : v === 'false' ? false : undefined)}
-          error={error}
-        />
-      );
-    default:
-      return <JsonField {...props} />;
-  }
+  // An enum is a choice whatever its type; objects and lists hold fields of their own.
+  const type = schema.enum ? undefined : typeOf(schema);
+  if (type === 'object') return schema.properties ? <ObjectField {...props} /> : <JsonField {...props} />;
+  if (type === 'array') return <ArrayField {...props} />;
+  return <ScalarField {...props} />;
 }
 
 function ObjectField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
@@ -351,70 +251,6 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
           </Text>
         ) : null}
       </Stack>
-    </Fieldset>
-  );
-}
-
-/** A map or anything the form has no input for: edited as JSON, parsed as it is typed. */
-function JsonField({ value, onChange, label, required, errors, path, schema }: FieldProps) {
-  const { t: tr } = useTranslation('workflows');
-  const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value, null, 2)));
-  const [problem, setProblem] = useState<string>();
-  useEffect(() => {
-    // Follow a value changed from outside (another form variant) unless it is what the text says.
-    setText((t) => {
-      try {
-        if (JSON.stringify(JSON.parse(t)) === JSON.stringify(value)) return t;
-      } catch {}
-      return value === undefined ? '' : JSON.stringify(value, null, 2);
-    });
-  }, [value]);
-  return (
-    <Textarea
-      label={label}
-      required={required}
-      description={schema.description ?? tr('config.json')}
-      autosize
-      minRows={2}
-      styles={{ input: { fontFamily: 'monospace' } }}
-      value={text}
-      onChange={(e) => {
-        const t = e.currentTarget.value;
-        setText(t);
-        if (t.trim() === '') {
-          setProblem(undefined);
-          return onChange(undefined);
-        }
-        try {
-          onChange(JSON.parse(t));
-          setProblem(undefined);
-        } catch {
-          setProblem(tr('config.notJson'));
-        }
-      }}
-      error={problem ?? errors[path]}
-    />
-  );
-}
-
-function FilterTreeField({ projectId, value, onChange, path, label, errors, claim }: FieldProps) {
-  // The builder shows messages by node path below its tree (`groups.0.filters.1.value`).
-  const nodeErrors: Record<string, string> = {};
-  for (const [p, m] of Object.entries(errors)) {
-    if (p === path || p.startsWith(`${path}.`)) {
-      claim(p);
-      nodeErrors[p === path ? '' : p.slice(path.length + 1)] = m;
-    }
-  }
-  const isTree = !!value && typeof value === 'object' && 'groups' in value;
-  const tree = (isTree ? value : newTree()) as FilterTree;
-  useEffect(() => {
-    // A new step starts from the builder's first filter, so what is shown is what gets saved.
-    if (!isTree) onChange(tree);
-  });
-  return (
-    <Fieldset legend={label}>
-      <FilterBuilder projectId={projectId} value={tree} onChange={(t) => onChange(t)} errors={nodeErrors} />
     </Fieldset>
   );
 }

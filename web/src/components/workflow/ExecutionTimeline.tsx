@@ -1,18 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useExecution } from '../../api/hooks/workflows';
 import { useAppConfig } from '../../api/session';
-import { STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../../api/workflows';
+import { ACTIVE_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } from '../../api/workflows';
 import { ErrorState, Loading } from '../States';
 import { statusWords, stepStory, waitWords } from './stepStory';
 import { RawOutput } from './RawOutput';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
-
-export const ACTIVE = new Set(['RUNNING', 'WAITING']);
-/** While something may still move, the page follows it. */
-export const LIVE_MS = 2000;
 
 export function ExecutionTimeline({
   projectId,
@@ -30,11 +26,7 @@ export function ExecutionTimeline({
   const { t } = useTranslation(['workflows', 'common']);
   const config = useAppConfig();
   const params = { params: { path: { id: workflow.id, executionId } } };
-  const detail = useQuery({
-    queryKey: keys.executions.one(projectId, workflow.id, executionId),
-    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : LIVE_MS),
-    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', params)),
-  });
+  const detail = useExecution(projectId, workflow.id, executionId);
   const cancel = useMutation({
     meta: { success: t('timeline.cancelledToast') },
     mutationFn: () => unwrap(api.DELETE('/workflows/{id}/executions/{executionId}', params)),
@@ -74,7 +66,7 @@ export function ExecutionTimeline({
                 {t('timeline.openInTemporal')}
               </Anchor>
             ) : null}
-            {ACTIVE.has(e.status) ? (
+            {ACTIVE_STATUSES.has(e.status) ? (
               <Button size="xs" color="red" variant="light" onClick={() => cancel.mutate()} loading={cancel.isPending}>
                 {t('timeline.cancel')}
               </Button>

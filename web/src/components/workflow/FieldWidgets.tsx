@@ -1,8 +1,6 @@
 import { Autocomplete, Fieldset, Group, NumberInput, Select } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
 import { useTemplatePicker } from '../../api/hooks/templates';
+import { useWorkflowPicker } from '../../api/hooks/workflows';
 import { useEventNames } from '../../api/hooks/events';
 import type { JsonSchema } from '../../api/workflows';
 import { useTranslation } from 'react-i18next';
@@ -119,18 +117,7 @@ export function DurationInput({
  */
 export function ListPicker({ projectId, picker, label, required, value, onChange, error, description }: WidgetProps<string> & { picker: string }) {
   const { t } = useTranslation('workflows');
-  const list = useQuery({
-    queryKey: keys.workflows.picker(picker, projectId),
-    queryFn: async (): Promise<{ value: string; label: string }[]> => {
-      if (picker === 'topic') return (await unwrap(api.GET('/topics'))).data.map((t) => ({ value: t.id, label: t.name }));
-      if (picker === 'segment') return (await unwrap(api.GET('/segments'))).map((g) => ({ value: g.id, label: g.name }));
-      if (picker === 'field')
-        return (await unwrap(api.GET('/workflows/fields'))).contactFields
-          .filter((f) => f.field.startsWith('data.'))
-          .map((f) => ({ value: f.field, label: f.field.replace(/^data\./, '') }));
-      return [];
-    },
-  });
+  const list = useWorkflowPicker(projectId, picker);
   const data = [...(list.data ?? [])];
   if (value && !data.some((d) => d.value === value)) data.push({ value, label: value });
   return (

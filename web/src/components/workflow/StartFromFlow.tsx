@@ -1,8 +1,8 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
+import { useWorkflowStarters } from '../../api/hooks/workflows';
 import { ErrorState, Loading } from '../States';
 import { Trans, useTranslation } from 'react-i18next';
 
@@ -13,11 +13,7 @@ import { Trans, useTranslation } from 'react-i18next';
 export function StartFromFlow({ projectId }: { projectId: string }) {
   const { t } = useTranslation('workflows');
   const navigate = useNavigate();
-  const starters = useQuery({
-    queryKey: keys.workflows.starters(projectId),
-    queryFn: () => unwrap(api.GET('/workflows/starters')),
-    staleTime: 300_000,
-  });
+  const starters = useWorkflowStarters(projectId);
   const create = useMutation({
     meta: { success: t('list.created') },
     mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {} })),

@@ -1,15 +1,13 @@
 import { Alert, Badge, Button, Checkbox, Group, List, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
-import { STATUS_COLORS, type Workflow } from '../../api/workflows';
+import { useTestRun } from '../../api/hooks/workflows';
+import { ACTIVE_STATUSES, STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
 import { statusWords, stepStory } from './stepStory';
 import { useTranslation } from 'react-i18next';
-
-const ACTIVE = ['RUNNING', 'WAITING'];
 
 /**
  * "Test with a contact": POST /workflows/{id}/test for a contact picked by email, then the path the
@@ -25,12 +23,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
     mutationFn: () => unwrap(api.POST('/workflows/{id}/test', { params: { path: { id: workflow.id } }, body: { contactId: contactId!, callWebhooks } })),
   });
   const executionId = start.data?.executionId;
-  const run = useQuery({
-    queryKey: keys.workflows.testRun(projectId, workflow.id, executionId),
-    enabled: !!executionId,
-    queryFn: () => unwrap(api.GET('/workflows/{id}/executions/{executionId}', { params: { path: { id: workflow.id, executionId: executionId! } } })),
-    refetchInterval: (q) => (q.state.data && !ACTIVE.includes(q.state.data.status) ? false : 1000),
-  });
+  const run = useTestRun(projectId, workflow.id, executionId);
   const stepOf = (id: string) => workflow.steps.find((s) => s.id === id);
   const hasWebhook = workflow.steps.some((s) => s.type === 'WEBHOOK');
 
@@ -59,7 +52,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
         </Alert>
       ) : null}
       <Group justify="flex-end">
-        <Button onClick={() => start.mutate()} disabled={!contactId} loading={start.isPending || (!!run.data && ACTIVE.includes(run.data.status))}>
+        <Button onClick={() => start.mutate()} disabled={!contactId} loading={start.isPending || (!!run.data && ACTIVE_STATUSES.has(run.data.status))}>
           {t('test.start')}
         </Button>
       </Group>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Drawer, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { keys } from '../../api/queryKeys';
-import { ErrorState, Loading } from '../States';
+import { useWorkflowVersions } from '../../api/hooks/workflows';
+import { ErrorState } from '../States';
+import { ListTable } from '../ListPage';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -25,11 +26,8 @@ export function WorkflowVersions({
 }) {
   const { t } = useTranslation('workflows');
   const [opened, setOpened] = useState(false);
-  const versions = useQuery({
-    // The workflow's own key prefix: any change to it (an edit, Enable) refreshes the badge too.
-    queryKey: keys.workflows.versions(projectId, workflowId, enabled),
-    queryFn: () => unwrap(api.GET('/workflows/{id}/versions', { params: { path: { id: workflowId } } })),
-  });
+  // Under the workflow's own key: any change to it (an edit, Enable) refreshes the badge too.
+  const versions = useWorkflowVersions(projectId, workflowId, enabled);
   const restore = useMutation({
     meta: { success: t('versions.restored') },
     mutationFn: (number: number) => unwrap(api.POST('/workflows/{id}/versions/{number}/restore', { params: { path: { id: workflowId, number } } })),
@@ -62,53 +60,50 @@ export function WorkflowVersions({
           <Text size="sm" c="dimmed">
             {t('versions.intro')}
           </Text>
-          {versions.error ? <ErrorState error={versions.error} title={t('versions.notLoaded')} /> : null}
           {restore.error ? <ErrorState error={restore.error} title={t('versions.notRestored')} /> : null}
-          {versions.isPending ? <Loading /> : null}
-          {versions.data && !versions.data.data.length ? <Text>{t('versions.none')}</Text> : null}
-          {versions.data?.data.length ? (
-            <Table aria-label={t('versions.versions')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('versions.number')}</Table.Th>
-                  <Table.Th>{t('versions.changed')}</Table.Th>
-                  <Table.Th>{t('versions.whatChanged')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {versions.data.data.map((v) => (
-                  <Table.Tr key={v.number}>
-                    <Table.Td>
-                      {v.number} {v.current ? <Badge size="xs">{t('versions.current')}</Badge> : null}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{momentWords(v.createdAt)}</Text>
-                      <Text size="xs" c="dimmed">
-                        {v.createdBy ?? t('versions.unknown')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{v.note}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {v.current ? null : (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => restore.mutate(v.number)}
-                          loading={restore.isPending && restore.variables === v.number}
-                          aria-label={t('versions.restoreNumber', { number: v.number })}
-                        >
-                          {t('versions.restore')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          ) : null}
+          <ListTable
+            query={versions}
+            label={t('versions.versions')}
+            errorTitle={t('versions.notLoaded')}
+            head={
+              <>
+                <Table.Th>{t('versions.number')}</Table.Th>
+                <Table.Th>{t('versions.changed')}</Table.Th>
+                <Table.Th>{t('versions.whatChanged')}</Table.Th>
+                <Table.Th />
+              </>
+            }
+            row={(v) => (
+              <Table.Tr key={v.number}>
+                <Table.Td>
+                  {v.number} {v.current ? <Badge size="xs">{t('versions.current')}</Badge> : null}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{momentWords(v.createdAt)}</Text>
+                  <Text size="xs" c="dimmed">
+                    {v.createdBy ?? t('versions.unknown')}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">{v.note}</Text>
+                </Table.Td>
+                <Table.Td>
+                  {v.current ? null : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => restore.mutate(v.number)}
+                      loading={restore.isPending && restore.variables === v.number}
+                      aria-label={t('versions.restoreNumber', { number: v.number })}
+                    >
+                      {t('versions.restore')}
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            )}
+            empty={t('versions.none')}
+          />
         </Stack>
       </Drawer>
     </>

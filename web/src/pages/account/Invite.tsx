@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
 import { keys } from '../../api/queryKeys';
+import { useInvite } from '../../api/hooks/account';
 import { useMe, useSignedOut } from '../../api/session';
 import { AuthCard } from '../../components/account/AuthCard';
 import { ErrorState, Loading } from '../../components/States';
@@ -23,11 +24,7 @@ export default function Invite() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const signOut = useSignedOut();
-  const offer = useQuery({
-    queryKey: keys.invite(token),
-    queryFn: () => unwrap(api.GET('/auth/invites/{token}', { params: { path: { token } } })),
-    enabled: !!token,
-  });
+  const offer = useInvite(token);
   const accept = useMutation({
     mutationFn: () => unwrap(api.POST('/auth/invites/accept', { body: { token } })),
     onSuccess: async (joined) => {
