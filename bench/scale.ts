@@ -6,12 +6,20 @@
  * refresh (the compute the `computeSegment` activity runs) of a segment with about N/2 members.
  *
  * Seeding is server-side `INSERT … SELECT generate_series` (pg-copy-streams is not installed; neither
- * is row by row), in chunks, through the real triggers (so the rollups are the ones writes keep). The
- * seeded database `svc_bench_scale_<N>_<M>` is kept and reused by the next run of the same sizes
- * (migrated to latest first); an interrupted seed resumes at its last finished chunk.
- * `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of each filter count; `--drop` drops the database at the end.
+ * is row by row), in chunks of one transaction each, `--jobs=K` at once. The large project is loaded
+ * in bulk (bench/scaleSeed.ts: secondary indexes and foreign keys of contacts, events and the
+ * per-contact rollup dropped and put back as pg_restore does, the rollup trigger off, the rollups
+ * counted from the log with the triggers' semantics; test/integration/scaleSeed.test.ts holds the two
+ * paths equal); `--through-triggers` writes it through the real triggers instead, as the small project
+ * always is. The seeded database `svc_bench_scale_<N>_<M>` is kept and reused by the next run of the
+ * same sizes (migrated to latest first); an interrupted seed resumes at its unfinished chunks and steps.
+ * `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of each filter count; `--drop` drops the database at
+ * the end; `--no-refresh` skips the segment computes (the members pages then read a dynamic segment
+ * never computed, whose page runs its live filter all the same): a first compute of N/2 members
+ * takes tens of minutes at 10M.
  *
- * Usage: npx tsx bench/scale.ts [N] [M] [repeats] [--explain] [--drop]   (default 1,000,000 5,000,000 9)
+ * Usage: npx tsx bench/scale.ts [N] [M] [repeats] [--explain] [--drop] [--jobs=K] [--through-triggers] [--no-refresh]
+ *        (default 1,000,000 5,000,000 9, one job)
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
