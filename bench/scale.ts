@@ -33,7 +33,11 @@ import { encodeCursor, timeKeySql } from '../db/cursors';
 import {
   BULK_TABLES,
   countRollups,
+  dropPrimaryKey,
   dropSecondary,
+  PrimaryKey,
+  primaryKeyOf,
+  restorePrimaryKey,
   restoreSecondary,
   Secondary,
   SeedTarget,
@@ -172,6 +176,23 @@ async function seedProject(stack: BenchStack, knex: Knex, label: string, contact
       stage(`dropped the secondary indexes and foreign keys of ${BULK_TABLES.join(', ')}`);
     }
   }
+  // The events' primary key too (a separate step: a seed begun before it was dropped drops it when resumed).
+  let eventsKey: PrimaryKey | null = null;
+  if (bulk) {
+    const kept = await knex('bench_scale_progress')
+      .where({ key: `${label}:unloaded-pk` })
+      .first('value');
+    if (kept) eventsKey = JSON.parse(kept.value);
+    else {
+      const pk = await primaryKeyOf(knex, 'events');
+      await knex.transaction(async (trx) => {
+        await dropPrimaryKey(trx, pk);
+        await trx('bench_scale_progress').insert({ key: `${label}:unloaded-pk`, done: 0, value: JSON.stringify(pk) });
+      });
+      eventsKey = pk;
+      stage('dropped the primary key of events');
+    }
+  }
   const chunk = bulk ? 1_000_000 : CHUNK;
   await inChunks(
     knex,
@@ -209,7 +230,9 @@ async function seedProject(stack: BenchStack, knex: Knex, label: string, contact
       stage('rollups and hourly counts counted from the log');
     })();
     counting.catch(() => undefined);
-    await restoreSecondary(knex, eventsTable, JOBS, console.log);
+    const keyBack = restorePrimaryKey(knex, eventsKey!, 1, console.log).then(() => stage('events primary key back'));
+    keyBack.catch(() => undefined);
+    await restoreSecondary(knex, eventsTable, JOBS, console.log, keyBack);
     stage('events indexes and foreign keys back');
     await counting;
     await contactsBack;

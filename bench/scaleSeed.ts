@@ -172,7 +172,14 @@ export async function dropSecondary(trx: Knex | Knex.Transaction, s: Secondary):
  * the parent's index `ON ONLY` with every partition's attached to it; then the foreign keys, each
  * validated by one scan. Then the table's indexes and foreign keys must read exactly as before, or it throws.
  */
-export async function restoreSecondary(knex: Knex, s: Secondary, jobs: number, log: (line: string) => void = () => {}): Promise<void> {
+export async function restoreSecondary(
+  knex: Knex,
+  s: Secondary,
+  jobs: number,
+  log: (line: string) => void = () => {},
+  /** What else must be back before the comparison (the primary key, built beside these). */
+  alongside: Promise<void> = Promise.resolve(),
+): Promise<void> {
   const exists = async (db: Knex | Knex.Transaction, name: string) =>
     (await db.raw('SELECT to_regclass(?) AS r', [`public.${ident(name)}`])).rows[0].r !== null;
   const builds = s.indexes.flatMap((i) => (i.children.length ? i.children : [i]));
@@ -206,11 +213,93 @@ export async function restoreSecondary(knex: Knex, s: Secondary, jobs: number, l
     if (!rows.length) await knex.raw(`ALTER TABLE ${ident(s.table)} ADD CONSTRAINT ${ident(fk.name)} ${fk.def}`);
     log(`  foreign key ${fk.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
+  await alongside;
   const now = await schemaOf(knex, s.table);
   const missing = s.schema.filter((l) => !now.includes(l));
   const extra = now.filter((l) => !s.schema.includes(l));
   if (missing.length || extra.length) {
     throw new Error(`${s.table}: indexes and foreign keys differ from before the load.\nmissing: ${missing.join('\n')}\nextra: ${extra.join('\n')}`);
+  }
+}
+
+/**
+ * A partitioned table's primary key: on the parent and, under their own names, on each partition. The
+ * bulk path drops it too for `events` (pg_restore adds primary keys after the data as well): random
+ * ids put each insert on a random leaf of an index far larger than shared_buffers, and after every
+ * checkpoint the first change to a leaf writes the whole page to the WAL.
+ */
+export interface PrimaryKey {
+  table: string;
+  name: string;
+  def: string;
+  children: Array<{ table: string; name: string }>;
+  /** The parent's and the partitions' primary keys (name, definition, parent, index), to hold again after. */
+  schema: string[];
+}
+
+async function primaryKeySchema(knex: Knex, table: string): Promise<string[]> {
+  const { rows } = await knex.raw(
+    `WITH rel AS (SELECT ?::regclass AS oid UNION SELECT inhrelid FROM pg_inherits WHERE inhparent = ?::regclass)
+     SELECT con.conrelid::regclass::text || '.' || con.conname || ': ' || pg_get_constraintdef(con.oid)
+            || ' parent ' || coalesce((SELECT p.conname FROM pg_constraint p WHERE p.oid = con.conparentid), '-')
+            || ' index ' || pg_get_indexdef(con.conindid) || CASE WHEN i.indisvalid THEN '' ELSE ' (invalid)' END AS line
+       FROM pg_constraint con JOIN pg_index i ON i.indexrelid = con.conindid
+      WHERE con.conrelid IN (SELECT oid FROM rel) AND con.contype = 'p' ORDER BY 1`,
+    [table, table],
+  );
+  return rows.map((r: { line: string }) => r.line);
+}
+
+export async function primaryKeyOf(knex: Knex, table: string): Promise<PrimaryKey> {
+  const { rows } = await knex.raw(
+    `SELECT oid, conname AS name, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'p'`,
+    [table],
+  );
+  const { rows: children } = await knex.raw(
+    `SELECT conrelid::regclass::text AS table, conname AS name FROM pg_constraint WHERE conparentid = ? AND contype = 'p' ORDER BY 1`,
+    [rows[0].oid],
+  );
+  return { table, name: rows[0].name, def: rows[0].def, children, schema: await primaryKeySchema(knex, table) };
+}
+
+export async function dropPrimaryKey(trx: Knex | Knex.Transaction, pk: PrimaryKey): Promise<void> {
+  await trx.raw(`ALTER TABLE ${ident(pk.table)} DROP CONSTRAINT IF EXISTS ${ident(pk.name)}`);
+}
+
+/**
+ * As pg_restore puts a partitioned table's primary key back: each partition's `ALTER TABLE ONLY … ADD
+ * CONSTRAINT` (`jobs` at once), the parent's `ONLY` (an invalid index until every partition's is
+ * attached), then each attached. Throws unless the keys read as before.
+ */
+export async function restorePrimaryKey(knex: Knex, pk: PrimaryKey, jobs: number, log: (line: string) => void = () => {}): Promise<void> {
+  const has = async (db: Knex | Knex.Transaction, table: string, name: string) =>
+    (await db.raw(`SELECT 1 FROM pg_constraint WHERE conrelid = ?::regclass AND conname = ? AND contype = 'p'`, [table, name])).rows.length > 0;
+  const todo = [...pk.children];
+  const build = async () => {
+    for (let c = todo.shift(); c; c = todo.shift()) {
+      const child = c;
+      const t0 = performance.now();
+      await knex.transaction(async (trx) => {
+        await trx.raw(`SET LOCAL maintenance_work_mem = '512MB'`);
+        if (!(await has(trx, child.table, child.name))) await trx.raw(`ALTER TABLE ONLY ${ident(child.table)} ADD CONSTRAINT ${ident(child.name)} ${pk.def}`);
+      });
+      log(`  primary key ${child.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, build));
+  await knex.transaction(async (trx) => {
+    if (!(await has(trx, pk.table, pk.name))) await trx.raw(`ALTER TABLE ONLY ${ident(pk.table)} ADD CONSTRAINT ${ident(pk.name)} ${pk.def}`);
+    for (const c of pk.children) {
+      const { rows } = await trx.raw('SELECT 1 FROM pg_inherits WHERE inhrelid = to_regclass(?) AND inhparent = to_regclass(?)', [
+        `public.${ident(c.name)}`,
+        `public.${ident(pk.name)}`,
+      ]);
+      if (!rows.length) await trx.raw(`ALTER INDEX ${ident(pk.name)} ATTACH PARTITION ${ident(c.name)}`);
+    }
+  });
+  const now = await primaryKeySchema(knex, pk.table);
+  if (JSON.stringify(now) !== JSON.stringify(pk.schema)) {
+    throw new Error(`${pk.table}: primary keys differ from before the load.\nbefore: ${pk.schema.join('\n')}\nafter: ${now.join('\n')}`);
   }
 }
 
