@@ -267,8 +267,8 @@ export async function dropPrimaryKey(trx: Knex | Knex.Transaction, pk: PrimaryKe
 }
 
 /**
- * As pg_restore puts a partitioned table's primary key back: each partition's `ALTER TABLE ONLY … ADD
- * CONSTRAINT` (`jobs` at once), the parent's `ONLY` (an invalid index until every partition's is
+ * As pg_restore puts a partitioned table's primary key back: each partition's (`jobs` at once; a unique
+ * index, then `ALTER TABLE ONLY … ADD CONSTRAINT … USING INDEX`), the parent's `ONLY` (an invalid index until every partition's is
  * attached), then each attached. Throws unless the keys read as before.
  */
 export async function restorePrimaryKey(knex: Knex, pk: PrimaryKey, jobs: number, log: (line: string) => void = () => {}): Promise<void> {
@@ -281,7 +281,12 @@ export async function restorePrimaryKey(knex: Knex, pk: PrimaryKey, jobs: number
       const t0 = performance.now();
       await knex.transaction(async (trx) => {
         await trx.raw(`SET LOCAL maintenance_work_mem = '512MB'`);
-        if (!(await has(trx, child.table, child.name))) await trx.raw(`ALTER TABLE ONLY ${ident(child.table)} ADD CONSTRAINT ${ident(child.name)} ${pk.def}`);
+        if (await has(trx, child.table, child.name)) return;
+        // The unique index first (a SHARE lock: the other builds and the rollup count go on), then the
+        // key on it (ADD PRIMARY KEY would build under ACCESS EXCLUSIVE and queue everything behind it).
+        const exists = (await trx.raw('SELECT to_regclass(?) AS r', [`public.${ident(child.name)}`])).rows[0].r !== null;
+        if (!exists) await trx.raw(`CREATE UNIQUE INDEX ${ident(child.name)} ON ${ident(child.table)} ${pk.def.replace(/^PRIMARY KEY /, '')}`);
+        await trx.raw(`ALTER TABLE ONLY ${ident(child.table)} ADD CONSTRAINT ${ident(child.name)} PRIMARY KEY USING INDEX ${ident(child.name)}`);
       });
       log(`  primary key ${child.name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
