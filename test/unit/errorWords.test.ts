@@ -67,6 +67,7 @@ describe('API error sentences', () => {
       );
       // A 422's field sentence, as the contact form shows it on the field.
       expect(forPeople('keys must be 1 to 100 characters')).toBe('Les noms doivent compter de 1 à 100 caractères.');
+      expect(errorWords('data.: keys must be 1 to 100 characters', 'BAD_REQUEST')).toBe('Les noms doivent compter de 1 à 100 caractères.');
       expect(forPeople('at most 50 keys per object (got 60)')).toBe('Au plus 50 noms par groupe de champs (il y en a 60).');
       expect(forPeople('Too small: expected string to have >=1 characters')).toBe('Cette valeur n’est pas valide ; vérifiez-la et réessayez.');
       expect(messageOf(undefined, 502).message).toBe('Le serveur a répondu par une erreur (502).');

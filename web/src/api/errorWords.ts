@@ -100,8 +100,10 @@ function say(key: string, values: Record<string, unknown> = {}): string | undefi
 
 /** A sentence of the server's in the dashboard's words, when its words are known (any code). */
 export function sentenceWords(message: string): string | undefined {
+  // The contacts routes' flat errors name the path first ("data.: keys must be…"): a path is no word for people.
+  const bare = message.replace(/^[\w.[\]-]*: /, '');
   for (const [pattern, key, values] of MESSAGE_SENTENCES) {
-    const m = pattern.exec(message);
+    const m = pattern.exec(message) ?? pattern.exec(bare);
     if (m) return say(key, values(m));
   }
   const missing = NOT_FOUND.exec(message);
