@@ -4,7 +4,10 @@ import type { TimelineRow } from '../../db/contactTimeline';
 import type { InboundKind } from '../../db/inbound';
 import { iso } from '../../lib/time';
 
-/** A timeline row as GET /contacts/:id/timeline answers it: a title in words and the ids it names. */
+/**
+ * A timeline row as GET /contacts/:id/timeline answers it: a title in English words, the ids it names,
+ * and, per kind, the parts the sentence is made of, so the dashboard says it in a person's language.
+ */
 
 type Step = (typeof STORY_STEPS)[number];
 type EmailRow = Extract<TimelineRow, { kind: 'email' }>;
@@ -60,7 +63,14 @@ export function presentTimelineItem(r: TimelineRow): TimelineItemOutput {
           ...(r.campaign_id ? { campaignId: r.campaign_id } : {}),
           ...(r.workflow_execution_id ? { executionId: r.workflow_execution_id } : {}),
         },
-        email: { subject: r.subject, status: r.status, story: story(r) },
+        email: {
+          subject: r.subject,
+          status: r.status,
+          story: story(r),
+          type: r.type,
+          origin: r.campaign_id ? 'campaign' : r.workflow_execution_id ? 'workflow' : null,
+          error: r.status === 'FAILED' ? r.error : null,
+        },
       };
     case 'event':
       return { ...base, title: `Event ${r.name}`, links: {}, event: { name: r.name, data: r.data ?? {} } };
@@ -70,6 +80,7 @@ export function presentTimelineItem(r: TimelineRow): TimelineItemOutput {
         title: `Workflow ${quoted(r.workflow_name ?? 'deleted workflow')} started, ${r.status.toLowerCase()}`,
         detail: r.error,
         links: { workflowId: r.workflow_id, executionId: r.id },
+        workflow: { id: r.workflow_id, name: r.workflow_name, status: r.status, error: r.error },
       };
     case 'segment':
       return {
@@ -77,6 +88,7 @@ export function presentTimelineItem(r: TimelineRow): TimelineItemOutput {
         title: `${r.change === 'entry' ? 'Entered' : 'Left'} segment ${quoted(r.segment_name)}`,
         detail: r.source === 'list' ? 'the list was changed' : 'the segment was computed',
         links: { segmentId: r.segment_id },
+        segment: { id: r.segment_id, name: r.segment_name, change: r.change === 'entry' ? 'entered' : 'left', cause: r.source },
       };
     case 'topic':
       return {
@@ -84,15 +96,23 @@ export function presentTimelineItem(r: TimelineRow): TimelineItemOutput {
         title: `${r.value ? 'Subscribed to' : 'Unsubscribed from'} topic ${quoted(r.topic_name ?? r.topic_slug)}`,
         detail: from(r.source),
         links: { topicId: r.topic_id },
+        topic: { id: r.topic_id, slug: r.topic_slug, name: r.topic_name, subscribed: r.value, source: r.source },
       };
     case 'consent':
-      return { ...base, title: r.value ? 'Subscribed' : 'Unsubscribed', detail: from(r.source), links: {} };
+      return {
+        ...base,
+        title: r.value ? 'Subscribed' : 'Unsubscribed',
+        detail: from(r.source),
+        links: {},
+        consent: { subscribed: r.value, source: r.source },
+      };
     case 'inbound':
       return {
         ...base,
         title: `${INBOUND_WORDS[r.inbound_kind]}${r.subject ? `: ${quoted(r.subject)}` : ''}`,
         detail: r.from_address ? `from ${r.from_address}` : null,
         links: { inboundId: r.id, ...(r.email_id ? { emailId: r.email_id } : {}) },
+        inbound: { kind: r.inbound_kind, subject: r.subject, from: r.from_address },
       };
   }
 }

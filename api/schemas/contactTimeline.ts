@@ -3,6 +3,8 @@ import { Timestamp } from './common';
 import { limit } from './analytics';
 import { TIMELINE_KINDS, type TimelineKind } from '../../db/contactTimeline';
 import { EMAIL_STATUSES } from '../../db/emails';
+import { EXECUTION_STATUSES } from '../../db/executions';
+import { INBOUND_KINDS } from '../../db/inbound';
 
 /** `kind=email,event`: one or more kinds, comma-separated. */
 const KindList = z
@@ -33,12 +35,16 @@ export const TimelineQuery = z.object({
 
 export const STORY_STEPS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
 
+const ConsentSource = z
+  .string()
+  .describe('where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound…');
+
 const TimelineItemOut = z.object({
   kind: z.enum(TIMELINE_KINDS),
   id: z.string().describe("the source's id: the email, event, execution, inbound message, membership change or consent record"),
   at: Timestamp,
-  title: z.string().describe('what happened, in words'),
-  detail: z.string().nullable().describe('a second line in words (where a change came from, an error), or null'),
+  title: z.string().describe("what happened, in English words; the kind's own object below holds what the sentence is made of"),
+  detail: z.string().nullable().describe('a second line in English words (where a change came from, an error), or null'),
   links: z
     .object({
       emailId: z.string().optional().describe('GET /emails/:id for its story, GET /emails/:id/content for its rendered content'),
@@ -55,6 +61,9 @@ const TimelineItemOut = z.object({
       subject: z.string(),
       status: z.enum(EMAIL_STATUSES),
       story: z.array(z.object({ step: z.enum(STORY_STEPS), at: Timestamp })).describe("the email's states over time, oldest first"),
+      type: z.enum(['TRANSACTIONAL', 'MARKETING', 'HEADLESS']),
+      origin: z.enum(['campaign', 'workflow']).nullable().describe('what sent it, or null for an email sent through the API'),
+      error: z.string().nullable().describe("why it failed (the provider's words), or null"),
     })
     .optional()
     .describe('kind email only'),
@@ -62,6 +71,43 @@ const TimelineItemOut = z.object({
     .object({ name: z.string(), data: z.record(z.string(), z.unknown()) })
     .optional()
     .describe('kind event only'),
+  workflow: z
+    .object({
+      id: z.string(),
+      name: z.string().nullable().describe('null once the workflow is deleted'),
+      status: z.enum(EXECUTION_STATUSES).describe("the run's status now"),
+      error: z.string().nullable(),
+    })
+    .optional()
+    .describe('kind workflow only: a run of a workflow'),
+  segment: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      change: z.enum(['entered', 'left']),
+      cause: z.enum(['list', 'compute']).describe("list: the static segment's list was changed; compute: the segment was computed"),
+    })
+    .optional()
+    .describe('kind segment only'),
+  topic: z
+    .object({
+      id: z.string(),
+      slug: z.string(),
+      name: z.string().nullable().describe('null once the topic is deleted'),
+      subscribed: z.boolean(),
+      source: ConsentSource,
+    })
+    .optional()
+    .describe('kind topic only'),
+  consent: z.object({ subscribed: z.boolean(), source: ConsentSource }).optional().describe('kind consent only'),
+  inbound: z
+    .object({
+      kind: z.enum(INBOUND_KINDS).describe('MESSAGE is a reply'),
+      subject: z.string().nullable(),
+      from: z.string().nullable().describe('the From address'),
+    })
+    .optional()
+    .describe('kind inbound only'),
 });
 
 export const TimelinePageOut = z.object({

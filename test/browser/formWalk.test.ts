@@ -192,10 +192,10 @@ it('every other form answers bad input with a sentence too: segment, template, c
   await page.waitForSelector(DIALOG);
   await s.replace('Value', 'pro', DIALOG);
   await s.click('Save field');
-  await alertIn('contact field: no name', DIALOG, /keys must be 1 to \d+ characters/);
+  await alertIn('contact field: no name', DIALOG, /Names must be 1 to \d+ characters long/);
   await s.replace('Field name', 'plan.name', DIALOG);
   await s.click('Save field');
-  await alertIn('contact field: a dot', DIALOG, /keys may not contain "\." \(nest an object instead\)/);
+  await alertIn('contact field: a dot', DIALOG, /Names may not contain a dot: nest a group of fields instead/);
   expect((await h.http.get(`/contacts/${contact.body.id}`).set(key)).body.data).toEqual({});
 
   // Nothing refused was written.

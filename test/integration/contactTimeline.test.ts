@@ -136,6 +136,23 @@ describe('GET /contacts/:id/timeline', () => {
     expect(items.find((i) => i.kind === 'segment')).toMatchObject({ title: 'Entered segment “VIP”', detail: 'the list was changed' });
     expect(items.find((i) => i.kind === 'topic')).toMatchObject({ title: 'Subscribed to topic “Product news”', detail: 'by api' });
     expect(items.find((i) => i.kind === 'inbound')).toMatchObject({ title: 'Replied: “Re: Welcome”', links: { emailId } });
+
+    // The parts each sentence is made of, for the dashboard to say it in a person's language.
+    expect(email.email).toMatchObject({ type: 'TRANSACTIONAL', origin: null, error: null });
+    const run = items.find((i) => i.kind === 'workflow');
+    expect(run.workflow).toEqual({ id: run.links.workflowId, name: 'Onboarding', status: expect.any(String), error: null });
+    const segment = items.find((i) => i.kind === 'segment');
+    expect(segment.segment).toEqual({ id: segment.links.segmentId, name: 'VIP', change: 'entered', cause: 'list' });
+    const topic = items.find((i) => i.kind === 'topic');
+    expect(topic.topic).toEqual({ id: topic.links.topicId, slug: 'product-news', name: 'Product news', subscribed: true, source: 'api' });
+    // The send created the contact subscribed=false (a consent record by 'send'); the PATCH subscribed it.
+    expect(items.filter((i) => i.kind === 'consent').map((i) => i.consent)).toContainEqual({ subscribed: true, source: 'api' });
+    expect(items.find((i) => i.kind === 'inbound').inbound).toEqual({ kind: 'MESSAGE', subject: 'Re: Welcome', from: address });
+    // Each kind carries its own parts only.
+    for (const i of items) {
+      const parts = ['email', 'event', 'workflow', 'segment', 'topic', 'consent', 'inbound'].filter((k) => i[k] !== undefined);
+      expect(parts).toEqual([i.kind]);
+    }
     // The lifecycle events other kinds tell are not told twice as events.
     expect(items.filter((i) => i.kind === 'event').map((i) => i.event.name)).toEqual(['signed_up']);
 

@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './schema';
 import { forPeople, peopleMessage } from './fieldErrors';
+import { errorWords, serverAnswered } from './errorWords';
 
 /**
  * The dashboard is a client of the public API on the same origin: the session cookie (httpOnly,
@@ -49,8 +50,9 @@ export class ApiError extends Error {
     /** The envelope's `errors[]` (422 VALIDATION_ERROR): message by field, for forms to show on the field. */
     readonly fields: Record<string, string> = {},
   ) {
-    // A 422 reads as its field sentences, never as the envelope's "Request validation failed".
-    super(peopleMessage(message, fields));
+    // A 422 reads as its field sentences, never as the envelope's "Request validation failed"; a
+    // fixed sentence of the server's (by code or by its words) in the dashboard's language.
+    super(peopleMessage(errorWords(message, code), fields));
   }
 }
 
@@ -80,7 +82,7 @@ export function messageOf(body: unknown, status: number): { message: string; cod
   if (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') {
     return { message: (e as { message: string }).message, code: (e as { code?: string }).code };
   }
-  return { message: `The server answered ${status}` };
+  return { message: serverAnswered(status) };
 }
 
 /** The data of an openapi-fetch call, or an ApiError carrying the API's message. */

@@ -1,3 +1,5 @@
+import { notValid, sentenceWords } from './errorWords';
+
 /**
  * The API's 422 details as people read them: one sentence per field (the server writes them, see
  * lib/zodSentences.ts), for an input's `error=` prop, and the same sentences in place of the envelope's
@@ -7,9 +9,9 @@
 /** zod's developer English, should an older server or another path still send it: never shown as is. */
 const DEVELOPER_TEXT = /^(Too small|Too big|Invalid input|Invalid option|Invalid string|Unrecognized key)|expected .+, received|[<>]=|must match pattern/;
 
-/** A field's sentence, or a plain one in place of developer text. */
+/** A field's sentence in the dashboard's language where its words are known (errorWords.ts), a plain one in place of developer text, else the server's. */
 export function forPeople(message: string): string {
-  return DEVELOPER_TEXT.test(message) ? 'This value is not valid; check it and try again' : message;
+  return DEVELOPER_TEXT.test(message) ? notValid() : (sentenceWords(message) ?? message);
 }
 
 /** `fieldErrors(error)` → `{ email: "Enter a valid email address", "quietHours.start": "Start must be …" }` (first sentence per field). */

@@ -10023,10 +10023,20 @@ export interface operations {
                         data: {
                             /** @description ISO 8601 timestamp (UTC) */
                             at: string;
-                            /** @description a second line in words (where a change came from, an error), or null */
+                            /** @description kind consent only */
+                            consent?: {
+                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound… */
+                                source: string;
+                                subscribed: boolean;
+                            };
+                            /** @description a second line in English words (where a change came from, an error), or null */
                             detail: string | null;
                             /** @description kind email only */
                             email?: {
+                                /** @description why it failed (the provider's words), or null */
+                                error: string | null;
+                                /** @description what sent it, or null for an email sent through the API */
+                                origin: ("campaign" | "workflow") | null;
                                 /** @enum {string} */
                                 status: "SCHEDULED" | "CANCELLED" | "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED";
                                 /** @description the email's states over time, oldest first */
@@ -10037,6 +10047,8 @@ export interface operations {
                                     step: "sent" | "delivered" | "opened" | "clicked" | "bounced" | "complained" | "failed";
                                 }[];
                                 subject: string;
+                                /** @enum {string} */
+                                type: "TRANSACTIONAL" | "MARKETING" | "HEADLESS";
                             };
                             /** @description kind event only */
                             event?: {
@@ -10047,6 +10059,17 @@ export interface operations {
                             };
                             /** @description the source's id: the email, event, execution, inbound message, membership change or consent record */
                             id: string;
+                            /** @description kind inbound only */
+                            inbound?: {
+                                /** @description the From address */
+                                from: string | null;
+                                /**
+                                 * @description MESSAGE is a reply
+                                 * @enum {string}
+                                 */
+                                kind: "HARD_BOUNCE" | "SOFT_BOUNCE" | "COMPLAINT" | "REPORT" | "MESSAGE" | "DMARC_FAILED";
+                                subject: string | null;
+                            };
                             /** @enum {string} */
                             kind: "email" | "event" | "workflow" | "segment" | "topic" | "consent" | "inbound";
                             /** @description the ids the item names */
@@ -10061,8 +10084,42 @@ export interface operations {
                                 topicId?: string;
                                 workflowId?: string;
                             };
-                            /** @description what happened, in words */
+                            /** @description kind segment only */
+                            segment?: {
+                                /**
+                                 * @description list: the static segment's list was changed; compute: the segment was computed
+                                 * @enum {string}
+                                 */
+                                cause: "list" | "compute";
+                                /** @enum {string} */
+                                change: "entered" | "left";
+                                id: string;
+                                name: string;
+                            };
+                            /** @description what happened, in English words; the kind's own object below holds what the sentence is made of */
                             title: string;
+                            /** @description kind topic only */
+                            topic?: {
+                                id: string;
+                                /** @description null once the topic is deleted */
+                                name: string | null;
+                                slug: string;
+                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound… */
+                                source: string;
+                                subscribed: boolean;
+                            };
+                            /** @description kind workflow only: a run of a workflow */
+                            workflow?: {
+                                error: string | null;
+                                id: string;
+                                /** @description null once the workflow is deleted */
+                                name: string | null;
+                                /**
+                                 * @description the run's status now
+                                 * @enum {string}
+                                 */
+                                status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            };
                         }[];
                         hasMore: boolean;
                     };

@@ -10,6 +10,7 @@ import { momentWords, numberWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { data as en } from '../i18n/en/data';
+import { auditSummary } from '../api/auditSummary';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
@@ -124,7 +125,7 @@ export default function AuditLog() {
                 <Table.Td>{momentWords(e.at)}</Table.Td>
                 <Table.Td>{who(t, e)}</Table.Td>
                 <Table.Td>
-                  {e.summary}
+                  {auditSummary(t, e)}
                   <Text size="xs" c="dimmed">
                     {e.action}
                   </Text>

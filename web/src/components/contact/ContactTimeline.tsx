@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api, type ResponseOf, unwrap } from '../../api/client';
+import type { contacts } from '../../i18n/en/contacts';
 import { keys } from '../../api/queryKeys';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
@@ -29,28 +30,74 @@ const KIND_COLOR: Record<Kind, string> = {
 };
 
 /**
- * An item's title in the dashboard's language where the item carries what it is made of (an email's
- * subject and status, an event's name); a consent record's title is one of two fixed words of the API
- * (api/presenters/contactTimeline.ts), said here in ours. Otherwise the API's sentence, as it names
- * things the page does not have (a segment's or topic's name).
+ * An item's title in the dashboard's language, composed from the parts its kind carries (an email's
+ * subject and status, a segment's name and change…: api/presenters/contactTimeline.ts). The API's
+ * English sentence is only the fallback for an item whose shape this dashboard does not know yet.
  */
 function titleOf(t: TFunction<'contacts'>, item: Item): string {
   if (item.email) return t('timeline.emailTitle', { subject: item.email.subject || t('noSubject'), status: t(`emailStatusInSentence.${item.email.status}`) });
   if (item.event) return t('timeline.eventTitle', { name: item.event.name });
-  if (item.kind === 'consent' && (item.title === 'Subscribed' || item.title === 'Unsubscribed'))
-    return t(item.title === 'Subscribed' ? 'subscribed' : 'unsubscribed');
+  if (item.workflow)
+    return t('timeline.workflowTitle', { name: item.workflow.name ?? t('timeline.deletedWorkflow'), status: t(`timeline.runStatus.${item.workflow.status}`) });
+  if (item.segment) return t(item.segment.change === 'entered' ? 'timeline.segmentEntered' : 'timeline.segmentLeft', { name: item.segment.name });
+  if (item.topic) return t(item.topic.subscribed ? 'timeline.topicSubscribed' : 'timeline.topicUnsubscribed', { name: item.topic.name ?? item.topic.slug });
+  if (item.consent) return t(item.consent.subscribed ? 'subscribed' : 'unsubscribed');
+  if (item.inbound) {
+    const what = t(`timeline.inboundKind.${item.inbound.kind}`);
+    return item.inbound.subject ? t('timeline.inboundWithSubject', { what, subject: item.inbound.subject }) : what;
+  }
   return item.title;
+}
+
+type Source = keyof typeof contacts.timeline.source;
+/** The consent record's sources the catalogue has words for (tsc holds this list to its keys); others are named as the API names them. */
+const KNOWN_SOURCE: Record<Source, true> = {
+  api: true,
+  dashboard: true,
+  send: true,
+  track: true,
+  import: true,
+  bulk: true,
+  segment: true,
+  link: true,
+  'one-click': true,
+  double_opt_in: true,
+  workflow: true,
+  inbound: true,
+  bounce: true,
+  complaint: true,
+  provider: true,
+};
+
+function sourceWords(t: TFunction<'contacts'>, source: string): string {
+  return Object.hasOwn(KNOWN_SOURCE, source) ? t(`timeline.source.${source as Source}`) : t('timeline.otherSource', { source });
+}
+
+/**
+ * The line under an item's title, from its parts like the title (where a change came from, an
+ * email's type or error), or the API's English line for an item of an unknown shape.
+ */
+function detailOf(t: TFunction<'contacts'>, item: Item): string | null {
+  if (item.email) return item.email.error ?? t(`timeline.emailSent.${item.email.origin ?? 'none'}`, { type: t(`emailType.${item.email.type}`) });
+  if (item.event) return null;
+  if (item.workflow) return item.workflow.error;
+  if (item.segment) return t(`timeline.segmentCause.${item.segment.cause}`);
+  if (item.topic) return sourceWords(t, item.topic.source);
+  if (item.consent) return sourceWords(t, item.consent.source);
+  if (item.inbound) return item.inbound.from ? t('timeline.inboundFrom', { address: item.inbound.from }) : null;
+  return item.detail;
 }
 
 /** What one item shows under its title: the email's story and content, an event's data, links to what it names. */
 function ItemBody({ projectId, item, openEmail }: { projectId: string; item: Item; openEmail: (id: string) => void }) {
   const { t } = useTranslation('contacts');
   const l = item.links;
+  const detail = detailOf(t, item);
   return (
     <Stack gap={4}>
       <Text size="xs" c="dimmed">
         {momentWords(item.at)}
-        {item.detail ? ` · ${item.detail}` : ''}
+        {detail ? ` · ${detail}` : ''}
       </Text>
       {item.email ? (
         <Group gap={6} aria-label={t('timeline.story')}>
