@@ -28,7 +28,15 @@ export function EmailSection({ user }: { user: User }) {
         </Title>
         <Group gap="xs">
           <Text>{user.email}</Text>
-          {user.emailVerified ? <Badge color="green" variant="light">{t('email.confirmed')}</Badge> : <Badge color="yellow" variant="light">{t('email.notConfirmed')}</Badge>}
+          {user.emailVerified ? (
+            <Badge color="green" variant="light">
+              {t('email.confirmed')}
+            </Badge>
+          ) : (
+            <Badge color="yellow" variant="light">
+              {t('email.notConfirmed')}
+            </Badge>
+          )}
         </Group>
         {user.emailVerified ? null : <ResendVerification />}
         <form onSubmit={submit}>

@@ -48,7 +48,7 @@ export function SessionsSection() {
     navigate('/login', { replace: true });
   };
   const signOut = useMutation({
-    meta: { success: 'Session signed out' },
+    meta: { success: t('sessions.signedOut') },
     mutationFn: (id: string) => unwrap(api.DELETE('/users/@me/sessions/{id}', { params: { path: { id } } })).then(() => id),
     onSuccess: (id) => (sessions.data?.find((s) => s.id === id)?.current ? toLogin() : qc.invalidateQueries({ queryKey: keys.sessions() })),
   });

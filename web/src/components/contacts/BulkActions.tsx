@@ -46,7 +46,7 @@ export function BulkActions({ projectId, target, onDone }: { projectId: string; 
     onDone();
     if (running?.action === 'delete' && job.data) {
       const gone = job.data.succeeded;
-      const undo = deleted && gone === deleted.length ? { label: t('undo'), run: () => restoreContacts(deleted).finally(onDone) } : undefined;
+      const undo = deleted && gone === deleted.length ? { label: t('undo'), run: () => restoreContacts(projectId, deleted).finally(onDone) } : undefined;
       notifySuccess(t(`bulk.deleted.${pluralOf(gone)}`, { n: numberWords(gone) }), { undo });
     }
   }, [finished]);

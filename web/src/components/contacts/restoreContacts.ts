@@ -1,4 +1,4 @@
-import { api, type ResponseOf, unwrap } from '../../api/client';
+import { api, forProject, type ResponseOf, unwrap } from '../../api/client';
 import { numberWords } from '../../api/dates';
 import { i18n } from '../../i18n';
 
@@ -23,10 +23,13 @@ export async function snapshotContacts(ids: string[]): Promise<Contact[] | null>
  * and topic choices (no double opt-in mail: these people had already agreed). What a delete erased stays
  * gone: the contact's id and creation date, its events, emails, workflow runs and consent records.
  */
-export async function restoreContacts(contacts: Contact[]): Promise<string> {
+export async function restoreContacts(projectId: string, contacts: Contact[]): Promise<string> {
   for (const c of contacts) {
     await unwrap(
+      // The project is named here, not left to the client's middleware: Undo outlives the page (its toast
+      // stays while the person opens another project), and the contacts go back where they were deleted.
       api.POST('/contacts', {
+        headers: forProject(projectId),
         body: { email: c.email, subscribed: c.subscribed, data: c.data, ...(c.topics ? { topics: c.topics } : {}), doubleOptIn: false },
       }),
     );

@@ -9,9 +9,7 @@ export function TwoFactorRequired({ projectName }: { projectName: string }) {
   return (
     <Alert color="yellow" title={t('secondFactor.requiredTitle')} role="alert">
       <Stack gap="sm">
-        <Text size="sm">
-          {t('secondFactor.required', { project: projectName })}
-        </Text>
+        <Text size="sm">{t('secondFactor.required', { project: projectName })}</Text>
         <Button component={Link} to={TWO_FACTOR_PAGE} w="fit-content">
           {t('secondFactor.setUp')}
         </Button>

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useWorkflowStarters } from '../../api/hooks/workflows';
 import { ErrorState, Loading } from '../States';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 
 /**
  * "Start from a flow": the starters of GET /workflows/starters, each created disabled by
@@ -41,12 +41,7 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
                 </Title>
                 <Text size="sm">{s.description}</Text>
                 <Text size="xs" c="dimmed" mt={4}>
-                  <Trans
-                    t={t}
-                    i18nKey="starters.startsOn"
-                    values={{ event: s.eventName, steps: s.steps.map((st) => st.name).join(' → ') }}
-                    components={{ code: <code /> }}
-                  />
+                  {t('starters.startsOn', { event: s.eventName, steps: s.steps.map((st) => st.name).join(' → ') })}
                 </Text>
               </div>
               <Group justify="space-between">

@@ -101,6 +101,7 @@ export const account: Catalogue<typeof en> = {
     twoFactor: 'Zwei-Faktor-Authentifizierung',
   },
   sessions: {
+    signedOut: 'Sitzung abgemeldet',
     heading: 'Sitzungen',
     everywhere: 'Überall abmelden',
     intro: 'Jeder Browser, der bei Ihrem Konto angemeldet ist. „Überall abmelden“ schließt diesen ein.',

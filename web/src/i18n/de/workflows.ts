@@ -35,7 +35,7 @@ export const workflows: Catalogue<typeof en> = {
   starters: {
     loading: 'Vorlagen werden geladen…',
     intro: 'Der Workflow wird inaktiv erstellt. Wählen Sie für jede E-Mail eine Vorlage und aktivieren Sie ihn dann.',
-    startsOn: 'Startet bei <code>{{event}}</code> · {{steps}}',
+    startsOn: 'Startet, wenn das Ereignis „{{event}}“ erfasst wird · {{steps}}',
     oneTemplate: '1 Vorlage auszuwählen',
     templates: '{{n}} Vorlagen auszuwählen',
     useNamed: '{{name}} verwenden',

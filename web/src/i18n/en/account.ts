@@ -98,6 +98,7 @@ export const account = {
     twoFactor: 'Two-factor authentication',
   },
   sessions: {
+    signedOut: 'Session signed out',
     heading: 'Sessions',
     everywhere: 'Sign out everywhere',
     intro: 'Every browser signed in to your account. Signing out everywhere includes this one.',

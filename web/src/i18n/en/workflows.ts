@@ -38,7 +38,7 @@ export const workflows = {
   starters: {
     loading: 'Loading the flows…',
     intro: 'The workflow is created disabled. Pick a template for each email, then enable it.',
-    startsOn: 'Starts on <code>{{event}}</code> · {{steps}}',
+    startsOn: 'Starts when the event “{{event}}” is tracked · {{steps}}',
     oneTemplate: '1 template to pick',
     templates: '{{n}} templates to pick',
     useNamed: 'Use {{name}}',

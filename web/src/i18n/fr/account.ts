@@ -101,6 +101,7 @@ export const account: Catalogue<typeof en> = {
     twoFactor: 'Authentification à deux facteurs',
   },
   sessions: {
+    signedOut: 'Session déconnectée',
     heading: 'Sessions',
     everywhere: 'Se déconnecter partout',
     intro: 'Chaque navigateur connecté à votre compte. Se déconnecter partout inclut celui-ci.',

@@ -36,7 +36,7 @@ export const workflows: Catalogue<typeof en> = {
   starters: {
     loading: 'Chargement des scénarios…',
     intro: 'Le workflow est créé désactivé. Choisissez un modèle pour chaque e-mail, puis activez-le.',
-    startsOn: 'Démarre sur <code>{{event}}</code> · {{steps}}',
+    startsOn: "Démarre quand l'événement « {{event}} » est suivi · {{steps}}",
     oneTemplate: '1 modèle à choisir',
     templates: '{{n}} modèles à choisir',
     useNamed: 'Utiliser {{name}}',
