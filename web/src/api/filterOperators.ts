@@ -7,20 +7,7 @@ export const OPERATORS_BY_KIND = {
   number: ['equals', 'notEquals', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual', 'in', 'notIn', 'exists', 'notExists'],
   boolean: ['equals', 'notEquals', 'exists', 'notExists'],
   date: ['equals', 'notEquals', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual', 'within', 'olderThan', 'exists', 'notExists'],
-  event: [
-    'triggered',
-    'notTriggered',
-    'within',
-    'olderThan',
-    'notWithin',
-    'atLeastWithin',
-    'equals',
-    'notEquals',
-    'greaterThan',
-    'lessThan',
-    'greaterThanOrEqual',
-    'lessThanOrEqual',
-  ],
+  event: ['triggered', 'notTriggered', 'within', 'olderThan', 'notWithin', 'atLeastWithin', 'equals', 'notEquals', 'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual'],
   topic: ['equals', 'notEquals'],
 } as const;
 
