@@ -23,7 +23,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { startStack, percentile, BenchStack } from './stack';
+import { startStack, percentile, benchProject, BenchStack } from './stack';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
 import { registerFields } from '../db/fields';
 import { createSegment } from '../db/segments';
@@ -106,20 +106,8 @@ async function inChunks(
 }
 
 async function createProject(stack: BenchStack, label: string): Promise<Seeded> {
-  const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
-  const signup = await fetch(`${stack.url}/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'bench password' }),
-  });
-  const cookie = signup.headers.get('set-cookie')!.split(';')[0];
-  const project = await fetch(`${stack.url}/users/@me/projects`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ name: label }),
-  });
-  const body = (await project.json()) as { id: string; secretKey: string };
-  const seeded = { projectId: body.id, secretKey: body.secretKey, anchor: new Date().toISOString() };
+  const made = await benchProject(stack, label);
+  const seeded = { projectId: made.projectId, secretKey: made.secretKey, anchor: new Date().toISOString() };
   await registerFields(stack.knex, seeded.projectId, [
     { key: 'plan', type: 'string' },
     { key: 'score', type: 'number' },

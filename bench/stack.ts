@@ -247,7 +247,7 @@ export async function seedContacts(db: Pick<BenchStack, 'knex'>, projectId: stri
 }
 
 /** A project with keys, made through the real signup and project routes. */
-export async function benchProject(stack: BenchStack): Promise<{ projectId: string; publicKey: string; secretKey: string }> {
+export async function benchProject(stack: BenchStack, name = 'bench'): Promise<{ projectId: string; publicKey: string; secretKey: string }> {
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
   const signup = await fetch(`${stack.url}/auth/signup`, {
     method: 'POST',
@@ -258,7 +258,7 @@ export async function benchProject(stack: BenchStack): Promise<{ projectId: stri
   const project = await fetch(`${stack.url}/users/@me/projects`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ name: 'bench' }),
+    body: JSON.stringify({ name }),
   });
   const body = (await project.json()) as { id: string; publicKey: string; secretKey: string };
   // The bench measures throughput, not the rate limiter.

@@ -19,7 +19,18 @@ export function ValueInput({
 }) {
   const { t } = useTranslation('data');
   const shape = valueShape(kind, filter.operator);
-  const units = UNITS.map((u) => ({ value: u, label: t(`filter.units.${u}`) }));
+  // The duration's unit, beside a duration or a count's window.
+  const unitSelect = (
+    <Select
+      label={t('filter.unit')}
+      data={UNITS.map((u) => ({ value: u, label: t(`filter.units.${u}`) }))}
+      value={filter.unit ?? null}
+      onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
+      allowDeselect={false}
+      error={unitError}
+      w={120}
+    />
+  );
   const set = (value: unknown) => onChange({ ...filter, value });
   const num = (v: string | number) => (typeof v === 'number' ? v : v === '' ? '' : Number.isFinite(Number(v)) ? Number(v) : v);
   switch (shape) {
@@ -29,15 +40,7 @@ export function ValueInput({
       return (
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <NumberInput label={t('filter.value')} min={0} value={filter.value as number | string} onChange={(v) => set(num(v))} error={error} w={110} />
-          <Select
-            label={t('filter.unit')}
-            data={units}
-            value={filter.unit ?? null}
-            onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
-            allowDeselect={false}
-            error={unitError}
-            w={120}
-          />
+          {unitSelect}
         </Group>
       );
     case 'countWithin': {
@@ -55,15 +58,7 @@ export function ValueInput({
             w={90}
           />
           <NumberInput label={t('filter.within')} min={0} value={v.within ?? ''} onChange={(n) => set({ ...v, within: num(n) })} w={90} />
-          <Select
-            label={t('filter.unit')}
-            data={units}
-            value={filter.unit ?? null}
-            onChange={(u) => onChange({ ...filter, unit: (u as FilterUnit) ?? undefined })}
-            allowDeselect={false}
-            error={unitError}
-            w={120}
-          />
+          {unitSelect}
         </Group>
       );
     }
