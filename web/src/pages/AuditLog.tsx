@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Alert, Code, Group, Select, Table, Text } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api, ResponseOf, unwrap } from '../api/client';
-import { keys } from '../api/queryKeys';
+import type { ResponseOf } from '../api/client';
+import { useAuditLog } from '../api/hooks/audit';
 import { useCurrentProject } from '../api/project';
 import { manages } from '../routes';
 import { CountAndPages, ListPage, ListTable } from '../components/ListPage';
@@ -73,17 +72,7 @@ export default function AuditLog() {
   const [action, setAction] = useState<string>('all');
   const [page, setPage] = useState(1);
   const allowed = manages(project?.role);
-  const list = useQuery({
-    queryKey: keys.audit(projectId, action, page),
-    queryFn: () =>
-      unwrap(
-        api.GET('/projects/{id}/audit', {
-          params: { path: { id: projectId }, query: { page, pageSize: PAGE_SIZE, action: action === 'all' ? undefined : (action as Action) } },
-        }),
-      ),
-    enabled: allowed,
-    placeholderData: keepPreviousData,
-  });
+  const list = useAuditLog(projectId, { action: action as Action | 'all', page, pageSize: PAGE_SIZE, enabled: allowed });
   return (
     <ListPage title={t('audit.title')} description={t('audit.description', { project: list.data?.project.name ?? project?.name ?? t('audit.thisProject') })}>
       {!allowed ? (

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, type BodyOf, type ResponseOf } from '../client';
 import { keys } from '../queryKeys';
 import type { Then } from './then';
@@ -204,3 +204,21 @@ export function useDeleteView(projectId: string, then: Then<unknown, string> = {
     },
   });
 }
+
+/** GET /contacts/:id/timeline, 25 at a time newest first, of one kind or all; "Load more" takes the next cursor. */
+export function useContactTimeline(projectId: string, contactId: string, kind: TimelineKind | 'all') {
+  return useInfiniteQuery({
+    queryKey: keys.contacts.timeline(projectId, contactId, kind),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => timelinePage(contactId, pageParam, kind === 'all' ? undefined : kind),
+    getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
+  });
+}
+
+type TimelineKind = ResponseOf<'/contacts/{id}/timeline', 'get'>['data'][number]['kind'];
+const timelinePage = (contactId: string, cursor: string | undefined, kind: TimelineKind | undefined) =>
+  unwrap(
+    api.GET('/contacts/{id}/timeline', {
+      params: { path: { id: contactId }, query: { limit: 25, ...(kind ? { kind } : {}), ...(cursor ? { cursor } : {}) } },
+    }),
+  );

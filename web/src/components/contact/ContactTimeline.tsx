@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Code, Group, Paper, SegmentedControl, Stack, Text, Timeline, Title } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, type ResponseOf, unwrap } from '../../api/client';
+import type { ResponseOf } from '../../api/client';
+import { useContactTimeline } from '../../api/hooks/contacts';
 import type { contacts } from '../../i18n/en/contacts';
-import { keys } from '../../api/queryKeys';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
@@ -156,17 +155,7 @@ export function ContactTimeline({ projectId, contactId }: { projectId: string; c
   const { t } = useTranslation('contacts');
   const [kind, setKind] = useState<Kind | 'all'>('all');
   const [emailId, setEmailId] = useState<string | null>(null);
-  const list = useInfiniteQuery({
-    queryKey: keys.contacts.timeline(projectId, contactId, kind),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      unwrap(
-        api.GET('/contacts/{id}/timeline', {
-          params: { path: { id: contactId }, query: { limit: 25, ...(kind === 'all' ? {} : { kind }), ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => (last.hasMore && last.cursor ? last.cursor : undefined),
-  });
+  const list = useContactTimeline(projectId, contactId, kind);
   const items = list.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <Paper withBorder p="md" role="region" aria-label={t('timeline.heading')}>
