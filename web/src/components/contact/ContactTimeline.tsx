@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ResponseOf } from '../../api/client';
 import { useContactTimeline } from '../../api/hooks/contacts';
-import type { contacts } from '../../i18n/en/contacts';
+import { contacts } from '../../i18n/en/contacts';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
@@ -49,27 +49,10 @@ function titleOf(t: TFunction<'contacts'>, item: Item): string {
 }
 
 type Source = keyof typeof contacts.timeline.source;
-/** The consent record's sources the catalogue has words for (tsc holds this list to its keys); others are named as the API names them. */
-const KNOWN_SOURCE: Record<Source, true> = {
-  api: true,
-  dashboard: true,
-  send: true,
-  track: true,
-  import: true,
-  bulk: true,
-  segment: true,
-  link: true,
-  'one-click': true,
-  double_opt_in: true,
-  workflow: true,
-  inbound: true,
-  bounce: true,
-  complaint: true,
-  provider: true,
-};
 
+/** A consent record's source in words where the catalogue has them; any other is named as the API names it. */
 function sourceWords(t: TFunction<'contacts'>, source: string): string {
-  return Object.hasOwn(KNOWN_SOURCE, source) ? t(`timeline.source.${source as Source}`) : t('timeline.otherSource', { source });
+  return Object.hasOwn(contacts.timeline.source, source) ? t(`timeline.source.${source as Source}`) : t('timeline.otherSource', { source });
 }
 
 /**
