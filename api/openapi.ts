@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteDef } from './route';
 import { FilterOperatorsByKind } from './schemas/filters';
+import { ConsentSources } from './schemas/consentSources';
 
 type Json = Record<string, any>;
 
@@ -214,8 +215,11 @@ function build(routes: RouteDef[], info: OpenApiInfo): Json {
     ErrorEnvelope: sink.convert(ErrorEnvelope, 'output', 'ErrorEnvelope'),
     FlatError: sink.convert(FlatError, 'output', 'FlatError'),
   };
-  // Not the shape of any body: a table clients read (the dashboard's filter builder, scripts/webTypes.ts).
-  const tables = { FilterOperatorsByKind: sink.convert(FilterOperatorsByKind, 'output', 'FilterOperatorsByKind') };
+  // Not the shape of any body: tables clients read (the dashboard's filter builder, scripts/webTypes.ts; its consent source words).
+  const tables = {
+    FilterOperatorsByKind: sink.convert(FilterOperatorsByKind, 'output', 'FilterOperatorsByKind'),
+    ConsentSources: sink.convert(ConsentSources, 'output', 'ConsentSources'),
+  };
   return {
     openapi: '3.1.0',
     info,

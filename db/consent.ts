@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ConsentSource } from '../lib/consentSources';
 
 /**
  * The consent record (docs/privacy.md "Consent record"): every change of a contact's `subscribed`
@@ -31,7 +32,7 @@ export interface ConsentRow {
 }
 
 /** A change without a named source came through the API. */
-export const consentSource = (source?: string) => source ?? 'api';
+export const consentSource = (source?: ConsentSource): ConsentSource => source ?? 'api';
 
 /** Bounded so a hostile User-Agent header cannot bloat the record. */
 export const originBindings = (origin?: ConsentOrigin): [string | null, string | null] => [
@@ -45,7 +46,7 @@ export interface NewConsent {
   scope: ConsentScope;
   topic?: { id: string; slug: string };
   value: boolean;
-  source?: string;
+  source?: ConsentSource;
   origin?: ConsentOrigin;
 }
 

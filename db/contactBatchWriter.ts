@@ -4,6 +4,7 @@ import { normalizeEmail } from './users';
 import type { EventRow } from './events';
 import { registerFields } from './fields';
 import { consentSource } from './consent';
+import type { ConsentSource } from '../lib/consentSources';
 import {
   CONTACT_SUBSCRIBED,
   CONTACT_UNSUBSCRIBED,
@@ -118,7 +119,7 @@ function rounds(items: Item[]): Item[][] {
  */
 export async function upsertContacts(
   trx: Knex.Transaction,
-  input: { projectId: string; contacts: BatchContact[]; defaultSubscribed: boolean; source?: string },
+  input: { projectId: string; contacts: BatchContact[]; defaultSubscribed: boolean; source?: ConsentSource },
 ): Promise<BatchWriteResult> {
   const result: BatchWriteResult = { errors: [], events: [], created: 0, updated: 0, unchanged: 0 };
   const items: Item[] = [];

@@ -8,6 +8,7 @@ import { registerFields, registryRows } from './fields';
 import { writeTopicStates, TopicChange } from './topics';
 import { consentSource, originBindings, recordConsent, ConsentOrigin } from './consent';
 import type { ContactRow } from './contactReaders';
+import type { ConsentSource } from '../lib/consentSources';
 import { assertValidData, CONTACT_SUBSCRIBED, CONTACT_UNSUBSCRIBED, ContactData, fieldEntries, IDENTITY, splitData, SplitData } from '../lib/contactData';
 
 /**
@@ -35,8 +36,8 @@ export interface UpsertContactInput {
   data?: ContactData;
   /** Per entry point: /v1/send false, /v1/track true, POST /contacts true. */
   defaultSubscribed: boolean;
-  /** Recorded in subscription events' data (`api`, `send`, `track`, `workflow`, `import`, …). */
-  source?: string;
+  /** Recorded in subscription events' data and the consent record (lib/consentSources.ts). */
+  source?: ConsentSource;
   /** Topic states to set (db/topics writeTopicStates), resolved from the caller's keys. */
   topics?: TopicChange[];
   /** The person's browser, for the consent record (the link pages). */
@@ -49,7 +50,7 @@ export interface UpdateContactInput {
   email?: string;
   subscribed?: boolean;
   data?: ContactData;
-  source?: string;
+  source?: ConsentSource;
   topics?: TopicChange[];
   origin?: ConsentOrigin;
 }
@@ -255,7 +256,7 @@ interface Change {
   email?: string;
   subscribed?: boolean;
   split: SplitData;
-  source?: string;
+  source?: ConsentSource;
   origin?: ConsentOrigin;
 }
 

@@ -3,6 +3,7 @@ import { uuid } from '../lib/ids';
 import { DomainError } from '../lib/domainErrors';
 import { recordEvents, EventRow } from './events';
 import { recordConsent, ConsentOrigin } from './consent';
+import type { ConsentSource } from '../lib/consentSources';
 import { freeSlug, slugify } from './slugs';
 import { type StepPath, stepPathEquals } from './stepPaths';
 
@@ -183,8 +184,8 @@ export interface TopicChange {
 }
 
 export interface TopicWriteContext {
-  /** Recorded in the events' data (`api`, `link`, `one-click`, `workflow`, …). */
-  source?: string;
+  /** Recorded in the events' data and the consent record (lib/consentSources.ts). */
+  source?: ConsentSource;
   /** A new contact records its choices but emits no events (as for `subscribed`). */
   isNew?: boolean;
   /** The person's browser, for the consent record (db/consent). */

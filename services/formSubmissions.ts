@@ -6,6 +6,7 @@ import type { Runtime } from './runtime';
 import type { FormRow } from '../db/forms';
 import type { Submission } from '../lib/formFields';
 import type { ConsentOrigin } from '../db/consent';
+import { formSource } from '../lib/consentSources';
 import { upsertContact } from '../db/contactWriters';
 import { recordEvent } from '../db/events';
 import { inTransaction } from '../db/transaction';
@@ -16,9 +17,6 @@ import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmatio
 import { countIpAttempt } from '../db/authThrottle';
 
 type Deps = { knex: Knex; temporal: TemporalGateway; log: Logger; config: Config; runtime: Runtime };
-
-/** What the consent record and the events name as the change's source. */
-export const formSource = (formId: string) => `form:${formId}`;
 
 /**
  * The two limits of a form's submissions (docs/forms.md "Abuse"), kept in Postgres by the sign-in

@@ -177,7 +177,7 @@ export default [
           eventName: s.eventName,
           steps: s.steps.map((step) => {
             const def = findStepType(registry, step.type);
-            return { type: step.type, title: def ? stepTitle(def) : step.type, name: step.name };
+            return { key: step.key, type: step.type, title: def ? stepTitle(def) : step.type, name: step.name };
           }),
           templatesToPick: s.steps.filter((step) => step.type === 'SEND_EMAIL' && !step.config.templateId).length,
         })),

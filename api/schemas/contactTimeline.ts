@@ -5,6 +5,7 @@ import { TIMELINE_KINDS, type TimelineKind } from '../../db/contactTimeline';
 import { EMAIL_STATUSES } from '../../db/emails';
 import { EXECUTION_STATUSES } from '../../db/executions';
 import { INBOUND_KINDS } from '../../db/inbound';
+import { ConsentSourceOut } from './consentSources';
 
 /** `kind=email,event`: one or more kinds, comma-separated. */
 const KindList = z
@@ -34,10 +35,6 @@ export const TimelineQuery = z.object({
 });
 
 export const STORY_STEPS = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
-
-const ConsentSource = z
-  .string()
-  .describe('where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound…');
 
 const TimelineItemOut = z.object({
   kind: z.enum(TIMELINE_KINDS),
@@ -95,11 +92,11 @@ const TimelineItemOut = z.object({
       slug: z.string(),
       name: z.string().nullable().describe('null once the topic is deleted'),
       subscribed: z.boolean(),
-      source: ConsentSource,
+      source: ConsentSourceOut,
     })
     .optional()
     .describe('kind topic only'),
-  consent: z.object({ subscribed: z.boolean(), source: ConsentSource }).optional().describe('kind consent only'),
+  consent: z.object({ subscribed: z.boolean(), source: ConsentSourceOut }).optional().describe('kind consent only'),
   inbound: z
     .object({
       kind: z.enum(INBOUND_KINDS).describe('MESSAGE is a reply'),

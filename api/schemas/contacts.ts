@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email, PageQuery, Timestamp } from './common';
 import { dataProblems, FIELD_TYPES } from '../../lib/contactData';
 import { TopicStatesInput } from './topics';
+import { ConsentSourceOut } from './consentSources';
 
 /** `cnt_` + base62 (lib/ids contactId); anything else cannot be a contact and answers 404. */
 export const ContactIdParams = z.object({ id: z.string().regex(/^cnt_[0-9A-Za-z]{1,64}$/) });
@@ -100,7 +101,7 @@ export const ConsentRecordOut = z.object({
   scope: z.enum(['global', 'topic']).describe("global: the `subscribed` flag; topic: one topic's state"),
   topic: z.object({ id: z.string(), slug: z.string() }).nullable().describe('the topic (as it was named then) of a topic record'),
   value: z.boolean().describe('the state after the change: subscribed (true) or not'),
-  source: z.string().describe('api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider'),
+  source: ConsentSourceOut,
   at: Timestamp,
   ip: z.string().nullable().describe("the browser's address, for changes made on the subscription pages"),
   userAgent: z.string().nullable().describe("the browser's User-Agent, for changes made on the subscription pages"),

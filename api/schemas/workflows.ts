@@ -187,7 +187,9 @@ export const WorkflowStarterOut = z.object({
   name: z.string(),
   description: z.string(),
   eventName: z.string().describe('the event that starts it (changeable after creation)'),
-  steps: z.array(z.object({ type: z.string(), title: z.string(), name: z.string() })).describe('its steps in order, the trigger left out'),
+  steps: z
+    .array(z.object({ key: z.string().describe('names the step within the starter'), type: z.string(), title: z.string(), name: z.string() }))
+    .describe('its steps in order, the trigger left out'),
   templatesToPick: z.number().int().describe('Send email steps created without a template'),
 });
 export const WorkflowStarterList = z.object({ data: z.array(WorkflowStarterOut) });

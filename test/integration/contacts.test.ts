@@ -200,7 +200,7 @@ describe('subscription', () => {
     // Straight to the writer, so the statements overlap as much as they can.
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: i % 2 === 1, defaultSubscribed: true, source: 'test' }),
+        upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: i % 2 === 1, defaultSubscribed: true, source: 'api' }),
       ),
     );
     // Each upsert saw the true previous state (row lock), so the flips recorded lead from the
@@ -220,7 +220,7 @@ describe('subscription', () => {
     const trx = await h.deps.knex.transaction();
     await trx('contacts').where({ id: c.id }).update({ subscribed: false });
     // Starts while the row is locked and still reads subscribed=true in its snapshot.
-    const upsert = upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: true, defaultSubscribed: true, source: 'test' });
+    const upsert = upsertContact(h.deps.knex, { projectId: p.projectId, email, subscribed: true, defaultSubscribed: true, source: 'api' });
     await new Promise((r) => setTimeout(r, 300));
     await trx.commit();
     const result = await upsert;

@@ -57,6 +57,8 @@ describe('Start from a flow', () => {
     const cart = res.body.data.find((s: any) => s.key === 'abandoned-cart');
     expect(cart).toMatchObject({ name: 'Abandoned cart', templatesToPick: 1 });
     expect(cart.steps.map((s: any) => s.title)).toEqual(['Wait for event', 'Send email']);
+    // The dashboard finds each step's words by its key (web/src/i18n/*/workflows.ts starters.flows).
+    expect(cart.steps.map((s: any) => s.key)).toEqual(['purchase', 'reminder']);
   });
 
   it('unknown starter → 404', async () => {

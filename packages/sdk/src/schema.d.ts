@@ -3389,6 +3389,8 @@ export interface components {
             /** @constant */
             type: "columns";
         };
+        /** @description Where a consent change can come from (the `source` of a consent record; form stands for form:<id>) */
+        ConsentSources: ("api" | "dashboard" | "send" | "track" | "import" | "bulk" | "segment" | "link" | "one-click" | "double_opt_in" | "workflow" | "inbound" | "bounce" | "complaint" | "provider" | "form")[];
         ContactView: {
             columns: string[];
             /** @description ISO 8601 timestamp (UTC) */
@@ -9728,7 +9730,7 @@ export interface operations {
                              * @enum {string}
                              */
                             scope: "global" | "topic";
-                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider */
+                            /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound, bounce, complaint, provider, or form:<id> for a signup form; records written before this list may name another */
                             source: string;
                             /** @description the topic (as it was named then) of a topic record */
                             topic: {
@@ -9832,7 +9834,7 @@ export interface operations {
                              * @enum {string}
                              */
                             scope: "global" | "topic";
-                            /** @description api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, bounce, complaint, provider */
+                            /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound, bounce, complaint, provider, or form:<id> for a signup form; records written before this list may name another */
                             source: string;
                             /** @description the topic (as it was named then) of a topic record */
                             topic: {
@@ -10025,7 +10027,7 @@ export interface operations {
                             at: string;
                             /** @description kind consent only */
                             consent?: {
-                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound… */
+                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound, bounce, complaint, provider, or form:<id> for a signup form; records written before this list may name another */
                                 source: string;
                                 subscribed: boolean;
                             };
@@ -10104,7 +10106,7 @@ export interface operations {
                                 /** @description null once the topic is deleted */
                                 name: string | null;
                                 slug: string;
-                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound… */
+                                /** @description where the change came from: api, dashboard, send, track, import, bulk, segment, link, one-click, double_opt_in, workflow, inbound, bounce, complaint, provider, or form:<id> for a signup form; records written before this list may name another */
                                 source: string;
                                 subscribed: boolean;
                             };
@@ -25632,6 +25634,8 @@ export interface operations {
                             name: string;
                             /** @description its steps in order, the trigger left out */
                             steps: {
+                                /** @description names the step within the starter */
+                                key: string;
                                 name: string;
                                 title: string;
                                 type: string;

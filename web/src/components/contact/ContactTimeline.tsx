@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ResponseOf } from '../../api/client';
 import { useContactTimeline } from '../../api/hooks/contacts';
-import { contacts } from '../../i18n/en/contacts';
+import { sourceWords } from '../../api/consentWords';
 import { momentWords } from '../../api/dates';
 import { Empty, ErrorState, Loading } from '../States';
 import { EMAIL_STATUS_COLOR } from '../ContactEmails';
@@ -46,13 +46,6 @@ function titleOf(t: TFunction<'contacts'>, item: Item): string {
     return item.inbound.subject ? t('timeline.inboundWithSubject', { what, subject: item.inbound.subject }) : what;
   }
   return item.title;
-}
-
-type Source = keyof typeof contacts.timeline.source;
-
-/** A consent record's source in words where the catalogue has them; any other is named as the API names it. */
-function sourceWords(t: TFunction<'contacts'>, source: string): string {
-  return Object.hasOwn(contacts.timeline.source, source) ? t(`timeline.source.${source as Source}`) : t('timeline.otherSource', { source });
 }
 
 /**

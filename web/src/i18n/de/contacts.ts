@@ -351,6 +351,7 @@ export const contacts: Catalogue<typeof en> = {
       bounce: 'durch einen Bounce',
       complaint: 'durch eine Spam-Beschwerde',
       provider: 'durch den E-Mail-Anbieter',
+      form: 'von der Person, über ein Anmeldeformular',
     },
     otherSource: 'durch {{source}}',
     emailSent: {

@@ -1,9 +1,12 @@
+import type { components } from '../../api/schema';
 /**
  * The contacts screens' words: the list (pages/Contacts.tsx, components/contacts/*), "Add contact",
  * a contact's page (pages/ContactDetail.tsx, components/contact/*, ContactEmails). A count's
  * sentence comes as { one, other }, chosen by components/contacts/plural.ts (not i18next's
  * suffixes, whose forms differ by language).
  */
+type ConsentSource = components['schemas']['ConsentSources'][number];
+
 export const contacts = {
   title: 'Contacts',
   subscribed: 'Subscribed',
@@ -346,7 +349,10 @@ export const contacts = {
     segmentCause: { list: 'the list was changed', compute: 'the segment was computed' },
     topicSubscribed: 'Subscribed to topic “{{name}}”',
     topicUnsubscribed: 'Unsubscribed from topic “{{name}}”',
-    /** Where a subscription or topic change came from (the consent record's source). */
+    /**
+     * Where a subscription or topic change came from (the consent record's source): a key for each of
+     * the server's sources (lib/consentSources.ts, published as the API's ConsentSources), which tsc checks.
+     */
     source: {
       api: 'through the API',
       dashboard: 'in the dashboard',
@@ -363,7 +369,8 @@ export const contacts = {
       bounce: 'by a bounce',
       complaint: 'by a spam complaint',
       provider: 'by the email provider',
-    },
+      form: 'by the person, through a signup form',
+    } satisfies Record<ConsentSource, string>,
     /** A source this dashboard has no words for yet, named as the API names it. */
     otherSource: 'by {{source}}',
     emailSent: {

@@ -352,6 +352,7 @@ export const contacts: Catalogue<typeof en> = {
       bounce: 'par un rejet',
       complaint: 'par un signalement de spam',
       provider: 'par le fournisseur d’e-mail',
+      form: 'par la personne, via un formulaire d’inscription',
     },
     otherSource: 'par {{source}}',
     emailSent: {
