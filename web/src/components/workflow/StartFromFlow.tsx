@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useWorkflowStarters } from '../../api/hooks/workflows';
 import { ErrorState, Loading } from '../States';
+import { starterWords } from './starterWords';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -16,7 +17,8 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
   const starters = useWorkflowStarters(projectId);
   const create = useMutation({
     meta: { success: t('list.created') },
-    mutationFn: (key: string) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: {} })),
+    // The workflow is named in the reader's language, as the gallery names its starter.
+    mutationFn: ({ key, name }: { key: string; name: string }) => unwrap(api.POST('/workflows/starters/{key}', { params: { path: { key } }, body: { name } })),
     onSuccess: (w) => navigate(`/p/${projectId}/workflows/${w.id}`),
   });
   if (starters.isPending) return <Loading label={t('starters.loading')} />;
@@ -32,34 +34,37 @@ export function StartFromFlow({ projectId }: { projectId: string }) {
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        {starters.data.data.map((s) => (
-          <Paper key={s.key} withBorder p="md" component="section" aria-label={s.name}>
-            <Stack gap="xs" h="100%" justify="space-between">
-              <div>
-                <Title order={3} size="h5">
-                  {s.name}
-                </Title>
-                <Text size="sm">{s.description}</Text>
-                <Text size="xs" c="dimmed" mt={4}>
-                  {t('starters.startsOn', { event: s.eventName, steps: s.steps.map((st) => st.name).join(' → ') })}
-                </Text>
-              </div>
-              <Group justify="space-between">
-                <Badge variant="light" color="gray">
-                  {s.templatesToPick === 1 ? t('starters.oneTemplate') : t('starters.templates', { n: s.templatesToPick })}
-                </Badge>
-                <Button
-                  size="xs"
-                  onClick={() => create.mutate(s.key)}
-                  loading={create.isPending && create.variables === s.key}
-                  aria-label={t('starters.useNamed', { name: s.name })}
-                >
-                  {t('starters.use')}
-                </Button>
-              </Group>
-            </Stack>
-          </Paper>
-        ))}
+        {starters.data.data.map((s) => {
+          const words = starterWords(t, s);
+          return (
+            <Paper key={s.key} withBorder p="md" component="section" aria-label={words.name}>
+              <Stack gap="xs" h="100%" justify="space-between">
+                <div>
+                  <Title order={3} size="h5">
+                    {words.name}
+                  </Title>
+                  <Text size="sm">{words.description}</Text>
+                  <Text size="xs" c="dimmed" mt={4}>
+                    {t('starters.startsOn', { event: s.eventName, steps: words.steps.join(' → ') })}
+                  </Text>
+                </div>
+                <Group justify="space-between">
+                  <Badge variant="light" color="gray">
+                    {s.templatesToPick === 1 ? t('starters.oneTemplate') : t('starters.templates', { n: s.templatesToPick })}
+                  </Badge>
+                  <Button
+                    size="xs"
+                    onClick={() => create.mutate({ key: s.key, name: words.name })}
+                    loading={create.isPending && create.variables?.key === s.key}
+                    aria-label={t('starters.useNamed', { name: words.name })}
+                  >
+                    {t('starters.use')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Paper>
+          );
+        })}
       </SimpleGrid>
     </Stack>
   );

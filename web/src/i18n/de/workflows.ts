@@ -40,6 +40,34 @@ export const workflows: Catalogue<typeof en> = {
     templates: '{{n}} Vorlagen auszuwählen',
     useNamed: '{{name}} verwenden',
     use: 'Diese Vorlage verwenden',
+    flows: {
+      'welcome-series': {
+        name: 'Willkommensserie',
+        description: 'Drei E-Mails in der ersten Woche nach einer Anmeldung: ein Willkommen, Tipps nach zwei Tagen, eine Erinnerung nach fünf.',
+        steps: { welcome: 'Willkommen', wait1: 'Warten', tips: 'Tipps', wait2: 'Warten', nudge: 'Holen Sie das Beste heraus' },
+      },
+      'abandoned-cart': {
+        name: 'Abgebrochener Warenkorb',
+        description: 'Wenn ein Bestellvorgang beginnt, wartet bis zu einem Tag auf einen Kauf; ohne Kauf wird eine Erinnerung gesendet.',
+        steps: { purchase: 'Auf Kauf warten', reminder: 'Erinnerung' },
+      },
+      're-engagement': {
+        name: 'Reaktivierung',
+        description:
+          'Nach jeder geöffneten E-Mail wartet 90 Tage auf eine weitere Öffnung; ein Kontakt, der in dieser Zeit nichts geöffnet hat, erhält eine „Wir vermissen Sie“-E-Mail.',
+        steps: { open: 'Auf eine Öffnung warten', miss: 'Wir vermissen Sie' },
+      },
+      'double-opt-in-nurture': {
+        name: 'Begleitung nach Double-Opt-in',
+        description: 'Wenn ein Kontakt sein Abonnement bestätigt, begrüßt ihn und sendet dann zwei weitere E-Mails im Abstand von einigen Tagen.',
+        steps: { welcome: 'Danke für die Bestätigung', wait1: 'Warten', best: 'Unsere besten Inhalte', wait2: 'Warten', offer: 'Ein Angebot für Sie' },
+      },
+      'post-purchase': {
+        name: 'Nachfassen nach dem Kauf',
+        description: 'Einen Tag nach einem Kauf ein Dankeschön mit Tipps für den Einstieg; eine Woche später die Bitte um eine Bewertung.',
+        steps: { wait1: 'Warten', thanks: 'Danke', wait2: 'Warten', review: 'Bitte um Bewertung' },
+      },
+    },
   },
   editor: {
     loading: 'Workflow wird geladen…',

@@ -43,6 +43,38 @@ export const workflows = {
     templates: '{{n}} templates to pick',
     useNamed: 'Use {{name}}',
     use: 'Use this flow',
+    /**
+     * Each starter of services/workflowStarters.ts by its key: its name, description and step names
+     * (by step key) in words; the API keeps its English for API clients. test/unit/workflowStarterWords.test.ts
+     * checks every starter has them in en, fr and de.
+     */
+    flows: {
+      'welcome-series': {
+        name: 'Welcome series',
+        description: 'Three emails over the first week after someone signs up: a welcome, tips after two days, a nudge after five.',
+        steps: { welcome: 'Welcome', wait1: 'Wait', tips: 'Tips', wait2: 'Wait', nudge: 'Get the most out of it' },
+      },
+      'abandoned-cart': {
+        name: 'Abandoned cart',
+        description: 'When a checkout starts, waits up to a day for a purchase; without one, sends a reminder.',
+        steps: { purchase: 'Wait for purchase', reminder: 'Reminder' },
+      },
+      're-engagement': {
+        name: 'Re-engagement',
+        description: 'After each opened email, waits 90 days for another open; a contact who opened nothing in that time gets a “we miss you” email.',
+        steps: { open: 'Wait for an open', miss: 'We miss you' },
+      },
+      'double-opt-in-nurture': {
+        name: 'Double opt-in nurture',
+        description: 'When a contact confirms their subscription, welcomes them, then sends two more emails a few days apart.',
+        steps: { welcome: 'Thanks for confirming', wait1: 'Wait', best: 'Our best content', wait2: 'Wait', offer: 'An offer for you' },
+      },
+      'post-purchase': {
+        name: 'Post-purchase follow-up',
+        description: 'A day after a purchase, a thank-you with how to get started; a week later, a request for a review.',
+        steps: { wait1: 'Wait', thanks: 'Thank you', wait2: 'Wait', review: 'Review request' },
+      },
+    },
   },
   editor: {
     loading: 'Loading the workflow…',

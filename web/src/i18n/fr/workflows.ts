@@ -41,6 +41,35 @@ export const workflows: Catalogue<typeof en> = {
     templates: '{{n}} modèles à choisir',
     useNamed: 'Utiliser {{name}}',
     use: 'Utiliser ce scénario',
+    flows: {
+      'welcome-series': {
+        name: 'Série de bienvenue',
+        description:
+          'Trois e-mails pendant la première semaine après une inscription : une bienvenue, des conseils deux jours plus tard, une relance après cinq.',
+        steps: { welcome: 'Bienvenue', wait1: 'Attendre', tips: 'Conseils', wait2: 'Attendre', nudge: 'Tirez-en le meilleur parti' },
+      },
+      'abandoned-cart': {
+        name: 'Panier abandonné',
+        description: 'Quand une commande commence, attend un achat jusqu’à un jour ; sans achat, envoie un rappel.',
+        steps: { purchase: 'Attendre l’achat', reminder: 'Rappel' },
+      },
+      're-engagement': {
+        name: 'Réengagement',
+        description:
+          'Après chaque e-mail ouvert, attend 90 jours une autre ouverture ; un contact qui n’a rien ouvert pendant ce temps reçoit un e-mail « vous nous manquez ».',
+        steps: { open: 'Attendre une ouverture', miss: 'Vous nous manquez' },
+      },
+      'double-opt-in-nurture': {
+        name: 'Suivi après double opt-in',
+        description: 'Quand un contact confirme son abonnement, l’accueille, puis envoie deux autres e-mails à quelques jours d’intervalle.',
+        steps: { welcome: 'Merci de votre confirmation', wait1: 'Attendre', best: 'Nos meilleurs contenus', wait2: 'Attendre', offer: 'Une offre pour vous' },
+      },
+      'post-purchase': {
+        name: 'Suivi après achat',
+        description: 'Un jour après un achat, un remerciement avec de quoi bien démarrer ; une semaine plus tard, une demande d’avis.',
+        steps: { wait1: 'Attendre', thanks: 'Merci', wait2: 'Attendre', review: 'Demande d’avis' },
+      },
+    },
   },
   editor: {
     loading: 'Chargement du workflow…',
