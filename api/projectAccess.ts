@@ -3,6 +3,7 @@ import { ApiError, forbidden, notFound } from './errors';
 import { Action, can, Role } from '../db/projects';
 import { memberAccess } from '../db/twoFactor';
 import { recordDenied, requestAuditor } from '../services/audit';
+import type { AuditTargetType } from '../db/auditLog';
 
 /** Where the dashboard sets up 2FA; the 403 below points there. */
 export const TWO_FACTOR_SETUP_PATH = '/app/account/two-factor';
@@ -26,7 +27,7 @@ export async function refuseRole(
   projectId: string,
   action: Action,
   role: Role,
-  target: { type: string; id: string | null } = { type: 'project', id: projectId },
+  target: { type: AuditTargetType; id: string | null } = { type: 'project', id: projectId },
   message = `Your role (${role}) may not do this on the project`,
 ): Promise<never> {
   const route = ctx.state.route ?? { method: ctx.method, path: ctx.path };

@@ -15,7 +15,7 @@ import { crossSiteGuard } from './middleware/crossSite';
 import { publicCors, publicPreflight } from './middleware/cors';
 import { nestedDeeperThan } from '../lib/json';
 import { findRefusedText, refusedMessage } from '../lib/hostileText';
-import { auditWitness, committedEntries, type AuditAction } from '../db/auditLog';
+import { auditWitness, committedEntries, targetTypeOf, type AuditAction } from '../db/auditLog';
 import { versionAuthor } from '../db/workflowVersions';
 import { withWriteScope } from '../db/writeScope';
 import { requestAuditor } from '../services/audit';
@@ -213,8 +213,7 @@ function roleGuard(def: RouteDef & { role: NonNullable<RouteDef['role']> }) {
     if (project && role && !can(role, def.role)) {
       const params = def.params ? safeParse(def.params, ctx.params ?? {}) : null;
       const id = params?.success && typeof (params.data as any)?.id === 'string' ? (params.data as any).id : null;
-      const type = auditActionsOf(def)[0]?.split('.')[0] ?? def.tag;
-      await refuseRole(ctx, project.id, def.role, role, { type, id });
+      await refuseRole(ctx, project.id, def.role, role, { type: targetTypeOf(auditActionsOf(def)[0]), id });
     }
     await next();
   };

@@ -74,6 +74,87 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/**
+ * The kinds of thing an entry names as its target. The dashboard has words for each
+ * (test/unit/auditSummary.test.ts holds en, fr and de to this list).
+ */
+export const AUDIT_TARGET_TYPES = [
+  'project',
+  'settings',
+  'api_key',
+  'user',
+  'invite',
+  'domain',
+  'tracking_domain',
+  'contact',
+  'contact_field',
+  'contact_view',
+  'job',
+  'event',
+  'suppression',
+  'template',
+  'campaign',
+  'workflow',
+  'segment',
+  'topic',
+  'form',
+  'webhook_endpoint',
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** The target type an action names (`campaign.update`: a campaign), or the project for actions on it (`billing.limits`, `member.role`). */
+export function targetTypeOf(action: AuditAction | undefined): AuditTargetType {
+  const group = action?.split('.')[0] ?? '';
+  return (AUDIT_TARGET_TYPES as readonly string[]).includes(group) ? (group as AuditTargetType) : 'project';
+}
+
+/**
+ * The keys an entry's details may hold. The dashboard lists the details with a label per key
+ * (test/unit/auditSummary.test.ts holds en, fr and de to this list), so a writer that adds a key adds it here.
+ */
+export const AUDIT_DETAIL_KEYS = [
+  'name',
+  'slug',
+  'starter',
+  'changed',
+  'deleted',
+  'removed',
+  'added',
+  'existing',
+  'requireTwoFactor',
+  'emails',
+  'contacts',
+  'role',
+  'via',
+  'prefix',
+  'scopes',
+  'domain',
+  'url',
+  'events',
+  'enabled',
+  'matching',
+  'filtered',
+  'reason',
+  'expiresAt',
+  'contactIds',
+  'version',
+  'restored',
+  'restoredVersion',
+  'duplicateOf',
+  'status',
+  'scheduledFor',
+  'rss',
+  'run',
+  'archive',
+  'action',
+  'permission',
+  'route',
+  'repeated',
+] as const;
+export type AuditDetailKey = (typeof AUDIT_DETAIL_KEYS)[number];
+/** An entry's details: only keys of AUDIT_DETAIL_KEYS. */
+export type AuditDetails = { [K in AuditDetailKey]?: unknown };
+
 /** A signed-in user's id, or one of the two actors that are not people. */
 export type AuditActor = string;
 export const SECRET_KEY_ACTOR = 'secret key';
@@ -86,9 +167,9 @@ export interface AuditEntry {
   actor: AuditActor;
   action: AuditAction;
   /** The changed thing by type and id; never an address or other personal data. */
-  target: { type: string; id: string | null };
+  target: { type: AuditTargetType; id: string | null };
   /** Non-personal specifics: the settings keys changed, a new role, counts removed. */
-  details?: Record<string, unknown> | null;
+  details?: AuditDetails | null;
   ip?: string | null;
 }
 

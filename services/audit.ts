@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AuditEntry, apiKeyActor, auditWitness, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
+import { AuditEntry, type AuditTargetType, apiKeyActor, auditWitness, recordAudit, SECRET_KEY_ACTOR } from '../db/auditLog';
 
 /** Who made a change and from where, as the audit log records it. */
 export interface AuditWho {
@@ -59,7 +59,7 @@ export interface Denial {
   role: string;
   route: { method: string; path: string; audit?: string | readonly string[] };
   /** The thing the attempt was about, as the route's own entries would name it. */
-  target: { type: string; id: string | null };
+  target: { type: AuditTargetType; id: string | null };
 }
 
 /**

@@ -502,7 +502,7 @@ describe('the runtime check (api/router.ts, on in every test run)', () => {
     app.silent = true;
     app.use(errorEnvelope);
     const projectId = owner.projectId;
-    const entry = { projectId, action: 'topic.create' as const, target: { type: 'topic', id: null } };
+    const entry = { projectId, action: 'topic.create' as const, target: { type: 'topic' as const, id: null } };
     const r = route({
       method: 'post',
       path: '/declares-audit',

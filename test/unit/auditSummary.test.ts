@@ -1,7 +1,8 @@
 import i18n from 'i18next';
-import { AUDIT_ACTIONS, type AuditAction } from '../../db/auditLog';
+import { AUDIT_ACTIONS, AUDIT_DETAIL_KEYS, AUDIT_TARGET_TYPES, targetTypeOf, type AuditAction } from '../../db/auditLog';
 import { presentAuditEntry } from '../../api/presenters/audit';
 import { auditSummary } from '../../web/src/api/auditSummary';
+import { auditDetailLines, targetTypeWords } from '../../web/src/api/auditDetails';
 import { resources } from '../../web/src/i18n/resources';
 import { startWebI18n } from '../helpers/webI18n';
 
@@ -130,5 +131,51 @@ describe('audit log lines', () => {
     expect(auditSummary(t, entry('suppression.add', { added: 1, existing: 2, reason: 'HARD_BOUNCE' }, { id: null, name: null }, ['a@example.com']))).toBe(
       'Blocage ajouté pour 1 adresse (a@example.com) (rejet définitif) ; 2 étaient déjà bloquées',
     );
+  });
+});
+
+describe('audit log targets and details', () => {
+  it('every target type and detail key the server writes has words in en, fr and de', () => {
+    for (const lng of ['en', 'fr', 'de'] as const) {
+      const audit = resources[lng].data.audit as unknown as { targetType: Tree; detail: Tree };
+      const wordless = (table: Tree, keys: readonly string[]) => keys.filter((k) => typeof table[k] !== 'string' || !(table[k] as string).trim());
+      expect([lng, wordless(audit.targetType, AUDIT_TARGET_TYPES), wordless(audit.detail, AUDIT_DETAIL_KEYS)]).toEqual([lng, [], []]);
+    }
+  });
+
+  it("the roles' refusals name a target type the log knows, the action's own or the project", () => {
+    expect(targetTypeOf('campaign.update')).toBe('campaign');
+    expect(targetTypeOf('billing.limits')).toBe('project');
+    expect(targetTypeOf('member.role')).toBe('project');
+    expect(targetTypeOf(undefined)).toBe('project');
+  });
+
+  it('reads details as labelled values in the reader’s language, codes in words, and keeps unknown keys as written', async () => {
+    await i18n.changeLanguage('fr');
+    const t = i18n.getFixedT('fr', 'data');
+    const lines = auditDetailLines(t, {
+      role: 'ADMIN',
+      enabled: false,
+      scopes: ['send', 'read'],
+      scheduledFor: '2030-01-01T09:00:00.000Z',
+      contacts: 2500,
+      emails: null,
+      action: ['campaign.send', 'campaign.cancel'],
+      removed: { emailBodies: 3, events: 0 },
+      somethingNew: 'x',
+    });
+    const byKey = Object.fromEntries(lines.map((l) => [l.key, `${l.label}: ${l.value}`]));
+    expect(byKey.role).toBe('Rôle: administrateur');
+    expect(byKey.enabled).toBe('Activé: non');
+    expect(byKey.scopes).toBe('Portées: send, read');
+    expect(byKey.scheduledFor).toMatch(/^Programmée pour: 1 janv\. 2030, \d\d:00 /);
+    expect(byKey.contacts).toBe('Contacts: 2\u202f500');
+    expect(byKey.emails).toBe('E-mails: sans plafond');
+    expect(byKey.action).toBe('Tentative: A envoyé ou programmé une campagne, A annulé une campagne');
+    expect(byKey.removed).toBe('Retiré: Corps d’e-mails: 3, Événements: 0');
+    expect(byKey.somethingNew).toBe('somethingNew: x');
+    expect(targetTypeWords(t, 'webhook_endpoint')).toBe('Point de terminaison de webhook');
+    expect(targetTypeWords(t, 'tests')).toBe('tests');
+    await i18n.changeLanguage('en');
   });
 });

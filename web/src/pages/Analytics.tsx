@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Anchor, Group, Paper, ScrollArea, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type Metric, useAnalyticsSeries, useTopCampaigns, useTopEvents } from '../api/hooks/analytics';
 import { useCurrentProject } from '../api/project';
-import { percent } from '../api/campaigns';
 import { ErrorState, Loading } from '../components/States';
 import { ChartPanel } from '../components/ChartPanel';
+import { CampaignRates } from '../components/CampaignRates';
 import { dayWords, numberWords } from '../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -108,36 +107,7 @@ export default function Analytics() {
                   { key: 'clicked', label: label('clicked'), color: '#fab005' },
                 ]}
               />
-              {campaigns.data.data.length ? (
-                <Paper withBorder>
-                  <ScrollArea>
-                    <Table aria-label={t('analytics.rates')} miw={460}>
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>{t('analytics.campaign')}</Table.Th>
-                          <Table.Th ta="right">{t('analytics.openRate')}</Table.Th>
-                          <Table.Th ta="right">{t('analytics.clickRate')}</Table.Th>
-                          <Table.Th ta="right">{t('analytics.bounceRate')}</Table.Th>
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {campaigns.data.data.map((c) => (
-                          <Table.Tr key={c.id}>
-                            <Table.Td>
-                              <Anchor component={Link} to={`/p/${projectId}/campaigns/${c.id}`}>
-                                {c.name}
-                              </Anchor>
-                            </Table.Td>
-                            <Table.Td ta="right">{percent(c.openRate as number)}</Table.Td>
-                            <Table.Td ta="right">{percent(c.clickRate as number)}</Table.Td>
-                            <Table.Td ta="right">{percent(c.bounceRate as number)}</Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </ScrollArea>
-                </Paper>
-              ) : null}
+              <CampaignRates projectId={projectId} campaigns={campaigns.data.data} />
             </>
           ) : null}
         </Stack>

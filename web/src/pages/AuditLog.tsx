@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Code, Group, Select, Table, Text } from '@mantine/core';
+import { Alert, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
 import type { ResponseOf } from '../api/client';
 import { useAuditLog } from '../api/hooks/audit';
 import { useCurrentProject } from '../api/project';
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { data as en } from '../i18n/en/data';
 import { auditSummary } from '../api/auditSummary';
+import { auditDetailLines, targetTypeWords } from '../api/auditDetails';
 
 type Entry = ResponseOf<'/projects/{id}/audit', 'get'>['data'][number];
 type Action = Entry['action'];
@@ -26,8 +27,9 @@ type Words = (typeof en)['audit']['actions'];
 const SAME_ACTIONS: [Action] extends [Catalogued<Words>] ? ([Catalogued<Words>] extends [Action] ? true : never) : never = true;
 const ACTIONS = SAME_ACTIONS && Object.entries(en.audit.actions).flatMap(([group, verbs]) => Object.keys(verbs).map((verb) => `${group}.${verb}` as Action));
 
-/** The target by name, as the server resolved it (a URL, an address, a field), with its kind and id below. */
+/** The target by name, as the server resolved it (a URL, an address, a field), with its kind in words and its id below. */
 function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
+  const { t } = useTranslation('data');
   const name = target.name ?? (contacts.length ? contacts.join(', ') : null);
   return (
     <>
@@ -37,7 +39,7 @@ function Target({ target, contacts }: Pick<Entry, 'target' | 'contacts'>) {
         </Text>
       ) : null}
       <Text size="xs" c="dimmed">
-        {target.type} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
+        {targetTypeWords(t, target.type)} {target.id && target.id !== target.name ? <Code>{target.id}</Code> : null}
       </Text>
     </>
   );
@@ -53,15 +55,33 @@ const who = (t: TFunction<'data'>, e: Entry) =>
         ? t('audit.system')
         : t('audit.deletedAccount'));
 
-/** The details as short `key: value` pairs (settings keys changed, a role, counts removed). */
+/**
+ * The details as labelled lines in the reader's language (the settings changed, a role, counts
+ * removed: api/auditDetails.ts), with the JSON the server stored one click away for operators.
+ */
 function Details({ details }: { details: Entry['details'] }) {
-  if (!details || !Object.keys(details).length) return <>—</>;
+  const { t } = useTranslation('data');
+  const lines = auditDetailLines(t, details);
+  if (!lines.length) return <>—</>;
   return (
-    <Text size="xs" style={{ wordBreak: 'break-word' }}>
-      {Object.entries(details)
-        .map(([k, v]) => `${k}: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`)
-        .join(' · ')}
-    </Text>
+    <Stack gap={2}>
+      {lines.map((l) => (
+        <Text key={l.key} size="xs" style={{ wordBreak: 'break-word' }}>
+          <Text span inherit fw={600}>
+            {t('audit.detailLine', { label: l.label })}
+          </Text>{' '}
+          {l.value}
+        </Text>
+      ))}
+      <details>
+        <Text component="summary" size="xs" c="dimmed" style={{ cursor: 'pointer' }}>
+          {t('audit.showRaw')}
+        </Text>
+        <Code block fz="xs">
+          {JSON.stringify(details, null, 2)}
+        </Code>
+      </details>
+    </Stack>
   );
 }
 
@@ -116,7 +136,7 @@ export default function AuditLog() {
                 <Table.Td>
                   {auditSummary(t, e)}
                   <Text size="xs" c="dimmed">
-                    {e.action}
+                    {t(`audit.actions.${e.action}`, { defaultValue: '' })}
                   </Text>
                 </Table.Td>
                 <Table.Td>
