@@ -144,7 +144,7 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
   // The stored JSON, for operators, one click away.
   await page.click('table[aria-label="Audit log"] tbody tr:first-child summary');
   await page.waitForFunction(
-    () => (globalThis as any).document.querySelector('table[aria-label="Audit log"] tbody tr details[open] code')?.textContent.includes('"retention"'),
+    () => (globalThis as any).document.querySelector('table[aria-label="Audit log"] tbody tr details[open]')?.textContent.includes('"retention"'),
     {
       timeout: 20_000,
     },
