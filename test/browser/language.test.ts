@@ -121,6 +121,23 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await settle();
   expect(await violations(page)).toEqual([]);
 
+  // The audit log in words: the line, the action, the target's kind and the details' labels, no codes.
+  await page.goto(`${s.api.url}/app/p/${projectId}/audit`, { waitUntil: 'load' });
+  await text(page, 'Projet Projet de langue créé');
+  const created = await page.$eval('table[aria-label="Journal d’audit"] tbody tr:last-child', (tr) => (tr as any).innerText.replace(/\s+/g, ' ') as string);
+  expect(created).toMatch(/Projet Projet de langue créé A créé le projet Projet de langue Projet \S+ Nom : Projet de langue Afficher les détails bruts/);
+  expect(created).not.toMatch(/project\.create|"name"/);
+  await settle();
+  expect(await violations(page)).toEqual([]);
+
+  // "Start from a flow": the starters' names, descriptions and steps in French.
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows`, { waitUntil: 'load' });
+  await s.click('Partir d’un scénario');
+  await text(page, 'Panier abandonné');
+  await text(page, 'Attendre l’achat → Rappel');
+  await settle();
+  expect(await violations(page)).toEqual([]);
+
   // Back to "Langue du navigateur": English again (this browser's language).
   await page.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });
   await pickLanguage('Langue', 'Langue du navigateur');

@@ -41,7 +41,7 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   await s.waitForText('Welcome series');
   await s.waitForText('Post-purchase follow-up');
   await photograph('workflow-starters');
-  await s.click('Use Abandoned cart');
+  await s.click('Use this flow: Abandoned cart');
   await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])');
   const id = /\/workflows\/([0-9a-f-]{36})/.exec(page.url())![1];
   await s.waitForText('Disabled');

@@ -38,7 +38,7 @@ export const workflows: Catalogue<typeof en> = {
     startsOn: 'Startet, wenn das Ereignis „{{event}}“ erfasst wird · {{steps}}',
     oneTemplate: '1 Vorlage auszuwählen',
     templates: '{{n}} Vorlagen auszuwählen',
-    useNamed: '{{name}} verwenden',
+    useNamed: 'Diese Vorlage verwenden: {{name}}',
     use: 'Diese Vorlage verwenden',
     flows: {
       'welcome-series': {

@@ -41,7 +41,8 @@ export const workflows = {
     startsOn: 'Starts when the event “{{event}}” is tracked · {{steps}}',
     oneTemplate: '1 template to pick',
     templates: '{{n}} templates to pick',
-    useNamed: 'Use {{name}}',
+    // The button's name starts with its visible words ("Use this flow"), so voice control finds it by what it shows.
+    useNamed: 'Use this flow: {{name}}',
     use: 'Use this flow',
     /**
      * Each starter of services/workflowStarters.ts by its key: its name, description and step names

@@ -39,7 +39,7 @@ export const workflows: Catalogue<typeof en> = {
     startsOn: "Démarre quand l'événement « {{event}} » est suivi · {{steps}}",
     oneTemplate: '1 modèle à choisir',
     templates: '{{n}} modèles à choisir',
-    useNamed: 'Utiliser {{name}}',
+    useNamed: 'Utiliser ce scénario : {{name}}',
     use: 'Utiliser ce scénario',
     flows: {
       'welcome-series': {
