@@ -100,6 +100,8 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   await s.waitForText('Event order_paid');
   await s.waitForText('Subscribed to topic “Receipts”');
   expect(await timelineKinds()).toEqual(expect.arrayContaining(['email', 'event', 'topic']));
+  // Where the change came from, in words (the consent record's source `api`).
+  expect(await text('[aria-label="Contact timeline"] [data-kind="topic"]')).toContain('through the API');
   // Every time names its zone.
   const firstTime = await text('[aria-label="Contact timeline"] [data-kind="email"]');
   expect(firstTime).toMatch(/\d{2}:\d{2} [A-Za-z_]+(\/[A-Za-z_]+)*/);
