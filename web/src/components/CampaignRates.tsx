@@ -35,7 +35,7 @@ export function CampaignRates({ projectId, campaigns }: { projectId: string; cam
           <Empty>{t('analytics.noRates')}</Empty>
         ) : (
           <ScrollArea>
-            <Table aria-label={t('analytics.rates')} miw={520} striped>
+            <Table aria-label={t('analytics.rates')} miw={560} striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('analytics.campaign')}</Table.Th>

@@ -92,23 +92,20 @@ export default function Analytics() {
           {campaigns.isPending ? <Loading /> : null}
           {campaigns.error ? <ErrorState error={campaigns.error} title={t('analytics.campaignsNotLoaded')} /> : null}
           {campaigns.data ? (
-            <>
-              <ChartPanel
-                title={t('analytics.topCampaigns')}
-                description={t('analytics.topCampaignsHint')}
-                empty={t('analytics.noCampaigns')}
-                kind="bar"
-                xKey="name"
-                xLabel={t('analytics.campaign')}
-                rows={campaigns.data.data.map((c) => ({ name: c.name, sent: c.sent as number, opened: c.opened as number, clicked: c.clicked as number }))}
-                series={[
-                  { key: 'sent', label: label('sent'), color: '#228be6' },
-                  { key: 'opened', label: label('opened'), color: '#40c057' },
-                  { key: 'clicked', label: label('clicked'), color: '#fab005' },
-                ]}
-              />
-              <CampaignRates projectId={projectId} campaigns={campaigns.data.data} />
-            </>
+            <ChartPanel
+              title={t('analytics.topCampaigns')}
+              description={t('analytics.topCampaignsHint')}
+              empty={t('analytics.noCampaigns')}
+              kind="bar"
+              xKey="name"
+              xLabel={t('analytics.campaign')}
+              rows={campaigns.data.data.map((c) => ({ name: c.name, sent: c.sent as number, opened: c.opened as number, clicked: c.clicked as number }))}
+              series={[
+                { key: 'sent', label: label('sent'), color: '#228be6' },
+                { key: 'opened', label: label('opened'), color: '#40c057' },
+                { key: 'clicked', label: label('clicked'), color: '#fab005' },
+              ]}
+            />
           ) : null}
         </Stack>
         <Stack gap="xs">
@@ -131,6 +128,8 @@ export default function Analytics() {
           ) : null}
         </Stack>
       </SimpleGrid>
+      {/* Full width: each rate's column says what it counts. */}
+      {campaigns.data ? <CampaignRates projectId={projectId} campaigns={campaigns.data.data} /> : null}
     </Stack>
   );
 }

@@ -227,7 +227,7 @@ export const data: Catalogue<typeof en> = {
     openRate: 'Öffnungsrate',
     clickRate: 'Klickrate',
     bounceRate: 'Bounce-Rate',
-    ratesHint: 'Bezogen auf die E-Mails, die jede im Zeitraum gestartete Kampagne gesendet hat.',
+    ratesHint: 'Jede Kampagne, die im Zeitraum mit dem Senden begonnen hat, als Anteil der von ihr gesendeten E-Mails.',
     openRateHint: 'mindestens einmal geöffnet, von den gesendeten',
     clickRateHint: 'mit mindestens einem Klick, von den gesendeten',
     bounceRateHint: 'vom empfangenden Server abgewiesen, von den gesendeten',

@@ -221,7 +221,7 @@ export const data = {
     openRate: 'Open rate',
     clickRate: 'Click rate',
     bounceRate: 'Bounce rate',
-    ratesHint: 'Of the emails each campaign that started sending in the window sent.',
+    ratesHint: 'Each campaign that started sending in the window, as a share of the emails it sent.',
     openRateHint: 'opened at least once, of those sent',
     clickRateHint: 'with at least one click, of those sent',
     bounceRateHint: 'refused by the receiving server, of those sent',

@@ -221,7 +221,7 @@ export const data: Catalogue<typeof en> = {
     openRate: 'Taux d’ouverture',
     clickRate: 'Taux de clic',
     bounceRate: 'Taux de rejet',
-    ratesHint: 'Sur les e-mails envoyés par chaque campagne dont l’envoi a commencé dans la période.',
+    ratesHint: 'Chaque campagne dont l’envoi a commencé dans la période, en part des e-mails qu’elle a envoyés.',
     openRateHint: 'ouverts au moins une fois, sur ceux envoyés',
     clickRateHint: 'avec au moins un clic, sur ceux envoyés',
     bounceRateHint: 'refusés par le serveur destinataire, sur ceux envoyés',
