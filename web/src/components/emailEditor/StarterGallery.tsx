@@ -2,6 +2,7 @@ import { Box, Card, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mant
 import type { Starter } from '../../api/emailEditor';
 import { useStarterPreview, useStarters } from '../../api/hooks/templates';
 import { ErrorState, Loading } from '../States';
+import { templateStarterWords } from './starterWords';
 import { useTranslation } from 'react-i18next';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
@@ -12,7 +13,7 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
     <Box h={150} style={{ overflow: 'hidden', position: 'relative', background: 'white', borderRadius: 4 }} aria-hidden>
       {rendered.data ? (
         <iframe
-          title={t('starters.thumbnail', { name: starter.name })}
+          title={t('starters.thumbnail', { name: templateStarterWords(t, starter).name })}
           sandbox=""
           srcDoc={rendered.data.html}
           tabIndex={-1}
@@ -35,23 +36,26 @@ export function StarterGallery({ projectId, onChoose }: { projectId: string; onC
       {starters.error ? <ErrorState error={starters.error} title={t('starters.failed')} /> : null}
       {starters.isPending ? <Loading /> : null}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="xs">
-        {starters.data?.data.map((s) => (
-          // The button is named by the starter's name, as shown; its description describes it, and a
-          // click anywhere on the card chooses it too.
-          <Card key={s.id} withBorder padding="xs" onClick={() => onChoose(s)} style={{ cursor: 'pointer' }}>
-            <Card.Section>
-              <Thumbnail projectId={projectId} starter={s} />
-            </Card.Section>
-            <UnstyledButton mt={4} aria-describedby={`starter-${s.id}`}>
-              <Text size="sm" fw={600} span>
-                {s.name}
+        {starters.data?.data.map((s) => {
+          const words = templateStarterWords(t, s);
+          return (
+            // The button is named by the starter's name, as shown; its description describes it, and a
+            // click anywhere on the card chooses it too.
+            <Card key={s.id} withBorder padding="xs" onClick={() => onChoose(s)} style={{ cursor: 'pointer' }}>
+              <Card.Section>
+                <Thumbnail projectId={projectId} starter={s} />
+              </Card.Section>
+              <UnstyledButton mt={4} aria-describedby={`starter-${s.id}`}>
+                <Text size="sm" fw={600} span>
+                  {words.name}
+                </Text>
+              </UnstyledButton>
+              <Text size="xs" c="dimmed" lineClamp={2} id={`starter-${s.id}`}>
+                {words.description}
               </Text>
-            </UnstyledButton>
-            <Text size="xs" c="dimmed" lineClamp={2} id={`starter-${s.id}`}>
-              {s.description}
-            </Text>
-          </Card>
-        ))}
+            </Card>
+          );
+        })}
       </SimpleGrid>
     </Stack>
   );

@@ -46,7 +46,7 @@ export const workflows = {
     use: 'Use this flow',
     /**
      * Each starter of services/workflowStarters.ts by its key: its name, description and step names
-     * (by step key) in words; the API keeps its English for API clients. test/unit/workflowStarterWords.test.ts
+     * (by step key) in words; the API keeps its English for API clients. test/unit/starterWords.test.ts
      * checks every starter has them in en, fr and de.
      */
     flows: {
