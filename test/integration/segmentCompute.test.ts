@@ -202,6 +202,45 @@ describe('segment compute, set-based', () => {
     expect(Number((await history())[0].n)).toBe(0);
   });
 
+  it('the timeline tells a list change and each compute change once, paged one item at a time through the API', async () => {
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    const email = uniqueEmail();
+    const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email, data: { tag }, defaultSubscribed: true });
+    const list = await createSegment(h.deps.knex, p.projectId, { name: `List ${tag}`, type: 'STATIC' });
+    await addMembers(h.deps.knex, list, { emails: [email] });
+    const tracked = await createSegment(h.deps.knex, p.projectId, {
+      name: `Tracked ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    // Enters, leaves, enters again: three events, no history rows.
+    for (const value of [tag, 'other', tag]) {
+      await upsertContact(h.deps.knex, { projectId: p.projectId, email, data: { tag: value }, defaultSubscribed: true });
+      await compute(tracked, 50);
+    }
+    const items: any[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const res = await h.http
+        .get(`/contacts/${contact.id}/timeline`)
+        .query({ kind: 'segment', limit: 1, ...(cursor ? { cursor } : {}) })
+        .set(bearer(p.secretKey));
+      expect(res.status).toBe(200);
+      items.push(...res.body.data);
+      cursor = res.body.cursor ?? undefined;
+      if (!res.body.hasMore) break;
+    }
+    expect(items.map((i) => [i.segment.name, i.segment.change, i.segment.cause])).toEqual([
+      [tracked.name, 'entered', 'compute'],
+      [tracked.name, 'left', 'compute'],
+      [tracked.name, 'entered', 'compute'],
+      [list.name, 'entered', 'list'],
+    ]);
+    expect(items.map((i) => i.links.segmentId)).toEqual([tracked.id, tracked.id, tracked.id, list.id]);
+    expect(new Set(items.map((i) => i.id)).size).toBe(4);
+  });
+
   it('migration 078 deletes the compute history rows their events tell, and keeps those whose event is gone and every list row', async () => {
     const q = await createProjectFixture(h, 'history told by events');
     const tag = `t${crypto.randomBytes(4).toString('hex')}`;
