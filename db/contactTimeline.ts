@@ -71,10 +71,36 @@ export type TimelineRow =
  * and topic changes of the consent record, segment entries and exits of the membership history.
  */
 const TOLD_ELSEWHERE = String.raw`^(email\.|contact\.(topic\.)?(un)?subscribed$|segment\..*\.(entry|exit)$)`;
+const MEMBERSHIP_EVENT = String.raw`^segment\..*\.(entry|exit)$`;
+
+/**
+ * A contact's segment entries and exits: a static segment's list changes from the membership
+ * history, and a compute's from its `segment.<slug>.entry|exit` events, which carry the segment's id
+ * and name (db/segmentCompute.ts writes no second record of the same change; migration 078). The
+ * contact and time predicates and the keyset order reach into both branches, each read by its
+ * (contact_id, created_at DESC, id DESC) index.
+ */
+function membershipChanges(db: Knex): Knex.QueryBuilder {
+  const fromEvents = db({ e: 'events' })
+    .select(
+      'e.id',
+      'e.project_id',
+      'e.contact_id',
+      'e.created_at',
+      db.raw(`e.data->>'segmentId' AS segment_id`),
+      db.raw(`e.data->>'segmentName' AS segment_name`),
+      db.raw(`substring(e.name from '[^.]+$') AS change`),
+      db.raw(`'compute' AS source`),
+    )
+    .whereRaw('e.name ~ ?', [MEMBERSHIP_EVENT]);
+  return db({ h: 'segment_membership_changes' })
+    .select('h.id', 'h.project_id', 'h.contact_id', 'h.created_at', db.raw('h.segment_id::text'), 'h.segment_name', 'h.change', 'h.source')
+    .unionAll(fromEvents, true);
+}
 
 interface Source {
-  /** The table with its alias, the time and id columns, and how the cursor's id is cast. */
-  from: Record<string, string>;
+  /** The table (or a subquery) with its alias, the time and id columns, and how the cursor's id is cast. */
+  from: Record<string, string> | ((db: Knex) => Knex.QueryBuilder);
   at: string;
   id: string;
   cast: 'uuid' | 'bigint';
@@ -132,7 +158,7 @@ const SOURCES: Record<TimelineKind, Source> = {
     extra: (q) => q.leftJoin({ w: 'workflows' }, 'w.id', 'x.workflow_id').whereNull('x.test'),
   },
   segment: {
-    from: { s: 'segment_membership_changes' },
+    from: (db) => membershipChanges(db).as('s'),
     at: 's.created_at',
     id: 's.id',
     cast: 'uuid',
@@ -174,7 +200,8 @@ const SOURCES: Record<TimelineKind, Source> = {
 /** Rows of one source after the cursor, newest first: `(at, kind, id) < cursor` with this source's kind fixed. */
 async function readSource(db: Knex, kind: TimelineKind, projectId: string, contactId: string, limit: number, after?: TimelineCursor): Promise<TimelineRow[]> {
   const s = SOURCES[kind];
-  const q = db(s.from)
+  const from: Knex.QueryBuilder = typeof s.from === 'function' ? db.queryBuilder().from(s.from(db)) : db(s.from);
+  const q = from
     .where(s.project, projectId)
     .andWhere(s.contact, contactId)
     .select(db.raw('? AS kind', [kind]), db.raw(`${s.id}::text AS id`), `${s.at} as at`, db.raw(`${timeKeySql(s.at)} AS sort_key`), ...s.select(db))

@@ -10,8 +10,10 @@ import type { ComputeResult } from '../temporal/contract';
  * A tracked segment's compute (POST /segments/:id/compute, the recompute Schedule): its stored
  * membership (`segment_members`) is diffed with the live match of its condition, chunk by chunk of
  * the project's contacts in id order, each chunk one transaction and one statement that moves the
- * members, writes the `segment.<slug>.entry|exit` events and the membership history, and advances
- * the run row. Nothing of a chunk travels through Node but its counts and the events something
+ * members, writes the `segment.<slug>.entry|exit` events, and advances the run row. The events are
+ * the contact's record of the change too: the timeline reads a compute's entries and exits from them
+ * (db/contactTimeline.ts), so no history row repeats them (a row, two index entries and a foreign key
+ * check per member; migration 078). Nothing of a chunk travels through Node but its counts and the events something
  * listens to (docs/capacity.md, "Segment compute").
  */
 
@@ -63,7 +65,7 @@ const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exit
  * - `entered`/`exited`/`tail`: INSERT … ON CONFLICT DO NOTHING and DELETE … RETURNING say exactly
  *   who moved, even when two runs of the same segment overlap; the last (short) chunk is
  *   open-ended, so members above the last contact seen leave too.
- * - `named`: each change's event and history id digests, from (segment, contact, run, change)
+ * - `named`: each change's event id digest, from (segment, contact, run, change)
  *   like lib/ids deterministicUuid. No event_keys claim (db/eventKeys.ts): a change is returned by
  *   the one INSERT … ON CONFLICT or DELETE that made it, and the run row's cursor moves in the same
  *   transaction, so no path writes an id twice; the claim cost a row and a foreign key check per member.
@@ -74,13 +76,13 @@ const DONE: BatchOutcome = { done: true, events: [], walked: 0, entered: 0, exit
  *   runs is caught after the commit (reopenWaited).
  */
 function chunkSql(match: string): string {
-  // lib/ids deterministicUuid('segment-membership' | 'segment-membership-change', segment, contact, run, change):
-  // the bytes around the contact are the same for the whole chunk, so they are built once (`k`) and each
-  // change hashes once per id (`named`); the ids are cast from the materialized digests.
+  // lib/ids deterministicUuid('segment-membership', segment, contact, run, change): the bytes around the
+  // contact are the same for the whole chunk, so they are built once (`k`) and each change hashes once
+  // (`named`); the id is cast from the materialized digest.
   const head = (kind: string) => `${deterministicBytesSql([`'${kind}'`, 's.segment_id::text'])} || '\\x00'::bytea`;
   const key = (which: string) => `sha256(k.${which} || convert_to(ch.contact_id, 'UTF8') || k.run_part || convert_to(ch.change, 'UTF8'))`;
   return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
-    k AS (SELECT ${head('segment-membership')} AS event_head, ${head('segment-membership-change')} AS history_head,
+    k AS (SELECT ${head('segment-membership')} AS event_head,
                  '\\x00'::bytea || convert_to(s.run_id, 'UTF8') || '\\x00'::bytea AS run_part FROM s),
     batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
     bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
@@ -99,7 +101,7 @@ function chunkSql(match: string): string {
                 UNION ALL SELECT contact_id, 'exit' FROM tail),
     named AS MATERIALIZED (
       SELECT ch.contact_id, ch.change, CASE ch.change WHEN 'entry' THEN s.entry_name ELSE s.exit_name END AS name,
-             ${key('event_head')} AS event_digest, ${key('history_head')} AS history_digest
+             ${key('event_head')} AS event_digest
         FROM changes ch, s, k),
     listened AS MATERIALIZED (
       SELECT v.name, EXISTS (SELECT 1 FROM workflows w WHERE w.project_id = ? AND w.enabled AND w.trigger_config->>'eventName' = v.name)
@@ -114,10 +116,6 @@ function chunkSql(match: string): string {
              CASE WHEN l.any OR EXISTS (SELECT 1 FROM waits w WHERE w.contact_id = n.contact_id AND w.waiting_for = n.name) THEN NULL ELSE now() END
         FROM named n JOIN listened l ON l.name = n.name, s
       RETURNING id, contact_id, name, routed_at IS NULL AS open),
-    history AS (
-      INSERT INTO segment_membership_changes (id, project_id, contact_id, segment_id, segment_name, change, source)
-      SELECT ${uuidOfDigestSql('n.history_digest')}, ?, n.contact_id, s.segment_id, s.segment_name, n.change, 'compute' FROM named n, s
-      ON CONFLICT (id) DO NOTHING),
     counts AS (SELECT count(*) FILTER (WHERE change = 'entry') AS entered, count(*) FILTER (WHERE change = 'exit') AS exited FROM named),
     advance AS (
       UPDATE segment_computes r SET cursor = CASE WHEN b.last THEN NULL ELSE b.hi END,
@@ -173,7 +171,7 @@ export async function chunkStatement(trx: Knex, run: ComputeRunRow, segment: Seg
   const project = segment.project_id;
   const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
   // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
-  // listened (2), waits, written, history.
+  // listened (2), waits, written.
   const bindings = [
     ...[segment.id, segment.name, run.id, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
     ...[project, lo, batchSize],
@@ -181,7 +179,7 @@ export async function chunkStatement(trx: Knex, run: ComputeRunRow, segment: Seg
     ...[project, lo, ...match.bindings],
     lo,
     lo,
-    ...[project, project, project, project, project],
+    ...[project, project, project, project],
   ];
   return { sql: chunkSql(match.sql), bindings };
 }

@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { startHarness, createProjectFixture, bearer, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
-import { deterministicUuid } from '../../lib/ids';
+import { contactTimeline } from '../../db/contactTimeline';
 import { upsertContact } from '../../db/contactWriters';
 import { deleteProject } from '../../db/projects';
 import { recordEvents } from '../../db/events';
-import { createSegment, membershipEventId, SegmentRow } from '../../db/segments';
+import { addMembers, createSegment, membershipEventId, SegmentRow } from '../../db/segments';
+import * as computeHistoryFromEvents from '../../db/migrations/078_compute_history_from_events';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segmentCompute';
 
 /**
@@ -57,7 +58,7 @@ async function compute(segment: SegmentRow, chunk: number) {
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 
 describe('segment compute, set-based', () => {
-  it('matches a naive diff on random data over several rounds: counts, members, events and history rows', async () => {
+  it('matches a naive diff on random data over several rounds: counts, members, events and what the timeline tells', async () => {
     const tag = `t${crypto.randomBytes(4).toString('hex')}`;
     const people: Person[] = [];
     for (let i = 0; i < 120; i++) people.push(await person(tag));
@@ -128,23 +129,22 @@ describe('segment compute, set-based', () => {
         expect(e.data).toEqual({ segmentId: segment.id, segmentName: segment.name, computeId: runId });
       }
 
-      // One history row per change, under the id derived from (segment, contact, run, change).
-      const historyIds = [
-        ...entered.map((id) => deterministicUuid('segment-membership-change', segment.id, id, runId, 'entry')),
-        ...exited.map((id) => deterministicUuid('segment-membership-change', segment.id, id, runId, 'exit')),
-      ];
-      const history = await h.deps.knex('segment_membership_changes').whereIn('id', historyIds);
-      expect(history).toHaveLength(historyIds.length);
-      for (const r of history) expect(r).toMatchObject({ project_id: p.projectId, segment_id: segment.id, segment_name: segment.name, source: 'compute' });
-      expect(sorted(history.filter((r: any) => r.change === 'exit').map((r: any) => r.contact_id))).toEqual(sorted(exited));
+      // The events are the record of the change: the contact's timeline tells each one (segment kind, cause compute).
+      for (const [id, change] of [...entered.map((x) => [x, 'entered']), ...exited.map((x) => [x, 'exited'])].slice(0, 4)) {
+        const told = (await contactTimeline(h.deps.knex, { projectId: p.projectId, contactId: id, limit: 100, kinds: ['segment'] })).rows.filter(
+          (r: any) => r.segment_id === segment.id && r.at.getTime() === events.find((e: any) => e.contact_id === id).created_at.getTime(),
+        );
+        expect(told.map((r: any) => ({ change: r.change === 'entry' ? 'entered' : 'exited', source: r.source, name: r.segment_name }))).toEqual([
+          { change, source: 'compute', name: segment.name },
+        ]);
+      }
 
       expect((await h.deps.knex('segments').where({ id: segment.id }).first('member_count')).member_count).toBe(expected.size);
       before = expected;
     }
-    // Every history row of the segment is one of its events' changes: as many rows as events.
+    // A compute writes no second record of a change (migration 078): no history rows for the segment.
     const [{ n: historyRows }] = await h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).count('* as n');
-    const [{ n: eventRows }] = await h.deps.knex('events').where({ project_id: p.projectId }).whereIn('name', [entryName, exitName]).count('* as n');
-    expect(Number(historyRows)).toBe(Number(eventRows));
+    expect(Number(historyRows)).toBe(0);
   });
 
   it('hands to routing only the events something acts on: a workflow on the entry name, a contact waiting for the exit', async () => {
@@ -190,20 +190,96 @@ describe('segment compute, set-based', () => {
     expect(state).toEqual({ [`entry:${d.id}`]: 'open', [`exit:${a.id}`]: 'routed', [`exit:${c.id}`]: 'open' });
     expect(b.id).toBeTruthy();
   });
-  it('writes history rows that go with their project, which no longer holds them by a key of its own (migration 074)', async () => {
+  it('writes history rows (changes of a static list) that go with their project, which no longer holds them by a key of its own (migration 074)', async () => {
     const q = await createProjectFixture(h, 'history goes with the project');
-    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
-    for (let i = 0; i < 3; i++) await upsertContact(h.deps.knex, { projectId: q.projectId, email: uniqueEmail(), data: { tag }, defaultSubscribed: true });
-    const segment = await createSegment(h.deps.knex, q.projectId, {
-      name: `Gone ${tag}`,
-      type: 'DYNAMIC',
-      trackMembership: true,
-      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
-    });
-    expect((await compute(segment, 2)).result.entered).toBe(3);
+    const emails = [uniqueEmail(), uniqueEmail(), uniqueEmail()];
+    for (const email of emails) await upsertContact(h.deps.knex, { projectId: q.projectId, email, defaultSubscribed: true });
+    const segment = await createSegment(h.deps.knex, q.projectId, { name: `Gone ${crypto.randomBytes(4).toString('hex')}`, type: 'STATIC' });
+    expect((await addMembers(h.deps.knex, segment, { emails })).added).toBe(3);
     const history = () => h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).count<{ n: string }[]>('* as n');
     expect(Number((await history())[0].n)).toBe(3);
     await deleteProject(h.deps.knex, q.projectId);
     expect(Number((await history())[0].n)).toBe(0);
+  });
+
+  it('the timeline tells a list change and each compute change once, paged one item at a time through the API', async () => {
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    const email = uniqueEmail();
+    const { contact } = await upsertContact(h.deps.knex, { projectId: p.projectId, email, data: { tag }, defaultSubscribed: true });
+    const list = await createSegment(h.deps.knex, p.projectId, { name: `List ${tag}`, type: 'STATIC' });
+    await addMembers(h.deps.knex, list, { emails: [email] });
+    const tracked = await createSegment(h.deps.knex, p.projectId, {
+      name: `Tracked ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    // Enters, leaves, enters again: three events, no history rows.
+    for (const value of [tag, 'other', tag]) {
+      await upsertContact(h.deps.knex, { projectId: p.projectId, email, data: { tag: value }, defaultSubscribed: true });
+      await compute(tracked, 50);
+    }
+    const items: any[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const res = await h.http
+        .get(`/contacts/${contact.id}/timeline`)
+        .query({ kind: 'segment', limit: 1, ...(cursor ? { cursor } : {}) })
+        .set(bearer(p.secretKey));
+      expect(res.status).toBe(200);
+      items.push(...res.body.data);
+      cursor = res.body.cursor ?? undefined;
+      if (!res.body.hasMore) break;
+    }
+    expect(items.map((i) => [i.segment.name, i.segment.change, i.segment.cause])).toEqual([
+      [tracked.name, 'entered', 'compute'],
+      [tracked.name, 'left', 'compute'],
+      [tracked.name, 'entered', 'compute'],
+      [list.name, 'entered', 'list'],
+    ]);
+    expect(items.map((i) => i.links.segmentId)).toEqual([tracked.id, tracked.id, tracked.id, list.id]);
+    expect(new Set(items.map((i) => i.id)).size).toBe(4);
+  });
+
+  it('migration 078 deletes the compute history rows their events tell, and keeps those whose event is gone and every list row', async () => {
+    const q = await createProjectFixture(h, 'history told by events');
+    const tag = `t${crypto.randomBytes(4).toString('hex')}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push((await upsertContact(h.deps.knex, { projectId: q.projectId, email: uniqueEmail(), data: { tag }, defaultSubscribed: true })).contact.id);
+    }
+    const segment = await createSegment(h.deps.knex, q.projectId, {
+      name: `Told ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    const { runId } = await compute(segment, 2);
+    // The rows the code before 078 wrote beside each event (same transaction time), and one whose event was deleted since.
+    const events = await h.deps.knex('events').where({ project_id: q.projectId }).whereRaw("data->>'computeId' = ?", [runId]);
+    expect(events).toHaveLength(3);
+    // created_at copied in SQL: a JS Date would drop its microseconds.
+    const row = async (e: any, change: string, source = 'compute') =>
+      (
+        await h.deps.knex.raw(
+          `INSERT INTO segment_membership_changes (id, project_id, contact_id, segment_id, segment_name, change, source, created_at)
+           SELECT gen_random_uuid(), project_id, contact_id, ?, ?, ?, ?, created_at FROM events WHERE id = ? RETURNING id`,
+          [segment.id, segment.name, change, source, e.id],
+        )
+      ).rows[0] as { id: string };
+    const told = [await row(events[0], 'entry'), await row(events[1], 'entry'), await row(events[2], 'entry')];
+    const otherChange = await row(events[0], 'exit');
+    const list = await row(events[1], 'entry', 'list');
+    await h.deps.knex('events').where({ id: events[2].id }).delete();
+
+    await computeHistoryFromEvents.up(h.deps.knex);
+    const left = await h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).pluck('id');
+    expect(sorted(left)).toEqual(sorted([told[2].id, otherChange.id, list.id]));
+    // The timeline tells each change once: the two from their events, the third from its kept row.
+    for (const id of ids) {
+      const rows = (await contactTimeline(h.deps.knex, { projectId: q.projectId, contactId: id, limit: 100, kinds: ['segment'] })).rows;
+      const changes = rows.filter((r: any) => r.change === 'entry' && r.source === 'compute');
+      expect(changes).toHaveLength(1);
+    }
   });
 });
