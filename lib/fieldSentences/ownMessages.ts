@@ -33,9 +33,15 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
     de: '{subject} darf weder Zeilenumbrüche noch Pfadtrennzeichen enthalten',
   },
   '{label} must be a valid email address': { fr: '{subject} doit être une adresse e-mail valide', de: '{subject} muss eine gültige E-Mail-Adresse sein' },
-  '{label} must be an array of email addresses': { fr: '{subject} doit être une liste d’adresses e-mail', de: '{subject} muss eine Liste von E-Mail-Adressen sein' },
+  '{label} must be an array of email addresses': {
+    fr: '{subject} doit être une liste d’adresses e-mail',
+    de: '{subject} muss eine Liste von E-Mail-Adressen sein',
+  },
   '{label} is too long': { fr: '{subject} est trop long', de: '{subject} ist zu lang' },
-  '{label} is not a valid template: {problem}': { fr: '{subject} n’est pas un modèle valide : {problem}', de: '{subject} ist keine gültige Vorlage: {problem}' },
+  '{label} is not a valid template: {problem}': {
+    fr: '{subject} n’est pas un modèle valide : {problem}',
+    de: '{subject} ist keine gültige Vorlage: {problem}',
+  },
   '{label} must be an http or https URL': { fr: '{subject} doit être une URL http ou https', de: '{subject} muss eine http- oder https-URL sein' },
   '{label} must be base64': { fr: '{subject} doit être en base64', de: '{subject} muss Base64 sein' },
   '{label} must be a MIME type': { fr: '{subject} doit être un type MIME', de: '{subject} muss ein MIME-Typ sein' },
@@ -45,16 +51,28 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
   },
   '{label} must be a filter tree as JSON': { fr: '{subject} doit être un arbre de filtres en JSON', de: '{subject} muss ein Filterbaum als JSON sein' },
   '{label} must be a contact id (cnt_…)': { fr: '{subject} doit être un identifiant de contact (cnt_…)', de: '{subject} muss eine Kontakt-ID sein (cnt_…)' },
-  '{label} must be at most {n} days ahead': { fr: '{subject} doit être au plus {n} jours dans le futur', de: '{subject} darf höchstens {n} Tage in der Zukunft liegen' },
+  '{label} must be at most {n} days ahead': {
+    fr: '{subject} doit être au plus {n} jours dans le futur',
+    de: '{subject} darf höchstens {n} Tage in der Zukunft liegen',
+  },
   '{label} must be at most {n} KB of JSON': { fr: '{subject} doit faire au plus {n} Ko de JSON', de: '{subject} darf höchstens {n} KB JSON umfassen' },
-  '{label} may nest at most {n} levels deep': { fr: '{subject} peut avoir au plus {n} niveaux d’imbrication', de: '{subject} darf höchstens {n} Ebenen tief verschachtelt sein' },
+  '{label} may nest at most {n} levels deep': {
+    fr: '{subject} peut avoir au plus {n} niveaux d’imbrication',
+    de: '{subject} darf höchstens {n} Ebenen tief verschachtelt sein',
+  },
   '{label} is HH:MM (24-hour)': { fr: '{subject} est au format HH:MM (24 h)', de: '{subject} hat das Format HH:MM (24 Stunden)' },
-  '{label} is required when {other} is {value}': { fr: '{subject} est obligatoire quand {other} vaut {value}', de: '{subject} ist erforderlich, wenn {other} {value} ist' },
+  '{label} is required when {other} is {value}': {
+    fr: '{subject} est obligatoire quand {other} vaut {value}',
+    de: '{subject} ist erforderlich, wenn {other} {value} ist',
+  },
   '{label} is required when no template is given': {
     fr: '{subject} est obligatoire quand aucun modèle n’est indiqué',
     de: '{subject} ist erforderlich, wenn keine Vorlage angegeben ist',
   },
-  '{label} is required for a blocks template': { fr: '{subject} est obligatoire pour un modèle en blocs', de: '{subject} ist für eine Blöcke-Vorlage erforderlich' },
+  '{label} is required for a blocks template': {
+    fr: '{subject} est obligatoire pour un modèle en blocs',
+    de: '{subject} ist für eine Blöcke-Vorlage erforderlich',
+  },
   '{label} must not be empty (null generates it from the body)': {
     fr: '{subject} ne doit pas être vide (null le génère à partir du corps)',
     de: '{subject} darf nicht leer sein (null erzeugt ihn aus dem Inhalt)',
@@ -63,7 +81,10 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
     fr: '{subject} doit être fait de lettres minuscules et de chiffres, en mots reliés par « - »',
     de: '{subject} muss aus Kleinbuchstaben und Ziffern bestehen, in Wörtern, die mit „-“ verbunden sind',
   },
-  '{label} may list at most {n} addresses per call': { fr: '{subject} peut contenir au plus {n} adresses par appel', de: '{subject} darf höchstens {n} Adressen pro Aufruf enthalten' },
+  '{label} may list at most {n} addresses per call': {
+    fr: '{subject} peut contenir au plus {n} adresses par appel',
+    de: '{subject} darf höchstens {n} Adressen pro Aufruf enthalten',
+  },
   '{label} must list at least one address': { fr: '{subject} doit contenir au moins une adresse', de: '{subject} muss mindestens eine Adresse enthalten' },
   'eventName (or triggerConfig.eventName) is required': {
     fr: '{subject} (ou triggerConfig.eventName) est obligatoire',
@@ -71,7 +92,10 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
   },
 
   // Sentences without a subject: the field's goes in front (withSubject).
-  'must be a 24-hour HH:MM time such as 21:00': { fr: 'doit être une heure au format 24 h HH:MM, comme 21:00', de: 'muss eine Uhrzeit im 24-Stunden-Format HH:MM sein, etwa 21:00' },
+  'must be a 24-hour HH:MM time such as 21:00': {
+    fr: 'doit être une heure au format 24 h HH:MM, comme 21:00',
+    de: 'muss eine Uhrzeit im 24-Stunden-Format HH:MM sein, etwa 21:00',
+  },
   'must be an IANA time zone name such as Europe/Paris': {
     fr: 'doit être un nom de fuseau horaire IANA, comme Europe/Paris',
     de: 'muss ein IANA-Zeitzonenname sein, etwa Europe/Paris',
@@ -97,7 +121,10 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
     fr: 'Le corps est compilé à partir du document pour un modèle en blocs : envoyez document, pas body',
     de: 'Der Inhalt wird bei einer Blöcke-Vorlage aus dem Dokument erzeugt: senden Sie document, nicht body',
   },
-  'give either contactIds or matching, not both': { fr: 'indiquez contactIds ou matching, pas les deux', de: 'geben Sie entweder contactIds oder matching an, nicht beides' },
+  'give either contactIds or matching, not both': {
+    fr: 'indiquez contactIds ou matching, pas les deux',
+    de: 'geben Sie entweder contactIds oder matching an, nicht beides',
+  },
   'a column is id, email, subscribed, createdAt, updatedAt or data.<key>[.<key>…]': {
     fr: 'une colonne est id, email, subscribed, createdAt, updatedAt ou data.<clé>[.<clé>…]',
     de: 'eine Spalte ist id, email, subscribed, createdAt, updatedAt oder data.<Schlüssel>[.<Schlüssel>…]',
@@ -117,14 +144,20 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
   'a select needs its options': { fr: 'une liste déroulante a besoin de ses options', de: 'eine Auswahlliste braucht ihre Optionen' },
   'only a select has options': { fr: 'seule une liste déroulante a des options', de: 'nur eine Auswahlliste hat Optionen' },
   'options must be different': { fr: 'les options doivent être différentes', de: 'die Optionen müssen sich unterscheiden' },
-  'the key "{key}" is used by another field': { fr: 'la clé « {key} » est utilisée par un autre champ', de: 'der Schlüssel „{key}“ wird von einem anderen Feld verwendet' },
+  'the key "{key}" is used by another field': {
+    fr: 'la clé « {key} » est utilisée par un autre champ',
+    de: 'der Schlüssel „{key}“ wird von einem anderen Feld verwendet',
+  },
   'each topic once': { fr: 'chaque thème une seule fois', de: 'jedes Thema nur einmal' },
   'an http or https URL': { fr: 'une URL http ou https', de: 'eine http- oder https-URL' },
   'header names must be HTTP tokens (no CR or LF)': {
     fr: 'les noms d’en-tête doivent être des jetons HTTP (sans CR ni LF)',
     de: 'Header-Namen müssen HTTP-Tokens sein (ohne CR oder LF)',
   },
-  'header values must not contain CR or LF': { fr: 'les valeurs d’en-tête ne doivent contenir ni CR ni LF', de: 'Header-Werte dürfen weder CR noch LF enthalten' },
+  'header values must not contain CR or LF': {
+    fr: 'les valeurs d’en-tête ne doivent contenir ni CR ni LF',
+    de: 'Header-Werte dürfen weder CR noch LF enthalten',
+  },
   'header {name} cannot be set: the service sets it, or it would add recipients or change the sender (use to, from, reply or subject)': {
     fr: 'l’en-tête {name} ne peut pas être défini : le service le définit, ou il ajouterait des destinataires ou changerait l’expéditeur (utilisez to, from, reply ou subject)',
     de: 'der Header {name} kann nicht gesetzt werden: der Dienst setzt ihn selbst, oder er würde Empfänger hinzufügen oder den Absender ändern (verwenden Sie to, from, reply oder subject)',
@@ -138,13 +171,19 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
     fr: 'Les variantes sont indexées par langue, comme en, fr ou pt-BR',
     de: 'Varianten werden nach Sprache benannt, etwa en, fr oder pt-BR',
   },
-  'A slug must not look like a topic id': { fr: 'Un identifiant ne doit pas ressembler à l’ID d’un thème', de: 'Ein Kürzel darf nicht wie eine Themen-ID aussehen' },
+  'A slug must not look like a topic id': {
+    fr: 'Un identifiant ne doit pas ressembler à l’ID d’un thème',
+    de: 'Ein Kürzel darf nicht wie eine Themen-ID aussehen',
+  },
   'Send either code or recoveryCode': { fr: 'Envoyez soit code, soit recoveryCode', de: 'Senden Sie entweder code oder recoveryCode' },
   'a pattern is an exact event name, a family like "email.*", or "*"': {
     fr: 'un motif est un nom d’événement exact, une famille comme « email.* », ou « * »',
     de: 'ein Muster ist ein exakter Ereignisname, eine Familie wie „email.*“ oder „*“',
   },
-  'eventName and triggerConfig.eventName differ': { fr: 'eventName et triggerConfig.eventName diffèrent', de: 'eventName und triggerConfig.eventName unterscheiden sich' },
+  'eventName and triggerConfig.eventName differ': {
+    fr: 'eventName et triggerConfig.eventName diffèrent',
+    de: 'eventName und triggerConfig.eventName unterscheiden sich',
+  },
   'unknown step type {type}': { fr: 'type d’étape inconnu {type}', de: 'unbekannter Schritttyp {type}' },
   '`from` must not be after `to`': { fr: '`from` ne doit pas être postérieur à `to`', de: '`from` darf nicht nach `to` liegen' },
   'Colours are written like #1a2b3c': { fr: 'Les couleurs s’écrivent comme #1a2b3c', de: 'Farben werden wie #1a2b3c geschrieben' },
