@@ -116,8 +116,11 @@ export function composeSentence(issue: Issue, lang: SentenceLanguage): string | 
       if (values.length === 1) return w.mustBeValue(s, shown(values[0]));
       return w.mustBeOneOf(s, oneOf(values, w.or));
     }
-    case 'custom':
-      return w.notValid(s);
+    case 'custom': {
+      // An issue of a nested parse (a workflow step's config) carries the one it stands for: its words, in this parse's language.
+      const inner = (issue as { params?: { issue?: Issue } }).params?.issue;
+      return inner ? composeSentence(inner, lang) : w.notValid(s);
+    }
     default:
       return undefined;
   }

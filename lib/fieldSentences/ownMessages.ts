@@ -1,5 +1,5 @@
 /**
- * The schemas' own English messages (api/schemas/*.ts, lib/emailDocument.ts, lib/brand.ts, db/domains.ts)
+ * The schemas' own English messages (api/schemas/*.ts, temporal/steps/*.ts, lib/emailDocument.ts, lib/brand.ts, db/domains.ts)
  * in French and German, by their English. A key's `{name}` matches what the schema put there (`{n}` a
  * number) and the translation repeats it; `{subject}` in a translation is the field as that language names
  * it (fr.ts/de.ts `subject`), since the English label a schema wrote (`Name is required`) is no word in
@@ -220,6 +220,34 @@ export const OWN_MESSAGES: Record<string, { fr: string; de: string }> = {
     fr: 'Le nom de domaine ne peut pas se terminer par un libellé numérique',
     de: 'Der Domainname darf nicht mit einem rein numerischen Label enden',
   },
+  // A workflow step's config (temporal/steps/*.ts).
+  'a split has 2 to 10 branches': { fr: 'une répartition a de 2 à 10 branches', de: 'eine Aufteilung hat 2 bis 10 Zweige' },
+  'branch names are 1-50 of a-z, 0-9, _ and -': {
+    fr: 'un nom de branche compte 1 à 50 caractères parmi a-z, 0-9, _ et -',
+    de: 'Zweignamen bestehen aus 1–50 Zeichen aus a-z, 0-9, _ und -',
+  },
+  '{label} must be positive': { fr: '{subject} doit être un nombre positif', de: '{subject} muss positiv sein' },
+  'branch {name} is named twice': { fr: 'la branche {name} est nommée deux fois', de: 'der Zweig {name} ist doppelt benannt' },
+  '{label} must be at most {n} days': { fr: '{subject} doit être d’au plus {n} jours', de: '{subject} darf höchstens {n} Tage betragen' },
+  '{label} must be within {n} days': { fr: '{subject} doit rester dans les {n} jours', de: '{subject} muss innerhalb von {n} Tagen liegen' },
+  'give data or subscribed': { fr: 'indiquez data ou subscribed', de: 'geben Sie data oder subscribed an' },
+  '{label} must be a 24-hour HH:MM time such as {time}': {
+    fr: '{subject} doit être une heure au format 24 h HH:MM, comme {time}',
+    de: '{subject} muss eine Uhrzeit im 24-Stunden-Format HH:MM sein, etwa {time}',
+  },
+  'each day at most once': { fr: 'chaque jour au plus une fois', de: 'jeder Tag höchstens einmal' },
+  '{label} must be a contact data field such as data.renewalDate': {
+    fr: '{subject} doit être un champ de données du contact, comme data.renewalDate',
+    de: '{subject} muss ein Datenfeld des Kontakts sein, etwa data.renewalDate',
+  },
+  'header name must be an HTTP token': { fr: 'le nom d’en-tête doit être un jeton HTTP', de: 'der Header-Name muss ein HTTP-Token sein' },
+  'header {name} is set by the client': { fr: 'l’en-tête {name} est défini par le client', de: 'der Header {name} wird vom Client gesetzt' },
+  '{label} must be at most {n} characters without line breaks': {
+    fr: '{subject} doit contenir au plus {n} caractères, sans saut de ligne',
+    de: '{subject} darf höchstens {n} Zeichen lang sein, ohne Zeilenumbrüche',
+  },
+  '{label} must be http or https': { fr: '{subject} doit être en http ou https', de: '{subject} muss http oder https sein' },
+  'a GET request has no body': { fr: 'une requête GET n’a pas de corps', de: 'eine GET-Anfrage hat keinen Inhalt' },
   // The router's own refusal (api/router.ts).
   'the body nests more than {n} levels deep': { fr: 'le corps imbrique plus de {n} niveaux', de: 'der Inhalt ist mehr als {n} Ebenen tief verschachtelt' },
 };

@@ -47,6 +47,11 @@ const MESSAGE_SOURCES = [
     .readdirSync(path.join(ROOT, 'api/schemas'))
     .filter((f) => f.endsWith('.ts'))
     .map((f) => `api/schemas/${f}`),
+  // A workflow step's config (api/schemas/workflows.ts parseStepConfig).
+  ...fs
+    .readdirSync(path.join(ROOT, 'temporal/steps'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `temporal/steps/${f}`),
   'lib/emailDocument.ts',
   'lib/brand.ts',
   'lib/formats.ts',

@@ -5,6 +5,7 @@ import type { SentenceLanguage } from '../../lib/fieldSentences/types';
 import { DomainCreate } from '../../api/schemas/domains';
 import { Credentials } from '../../api/schemas/auth';
 import { TimeZoneName } from '../../api/schemas/settings';
+import { StepCreate } from '../../api/schemas/workflows';
 
 /** Every zod issue kind reads as a sentence for people once api/validation.ts installs the error map. */
 
@@ -380,6 +381,21 @@ describe('in French and German (the request’s Accept-Language)', () => {
     });
     // A message the catalogue does not know keeps its words (with its English subject), never vanishes.
     expect(sentencesIn('de', z.object({ x: z.string().min(2, 'Sag mehr') }), { x: 'a' })).toEqual({ x: 'Sag mehr' });
+  });
+
+  it('words a workflow step’s config in the request’s language too, its code still `custom`', () => {
+    const step = { type: 'WEBHOOK', config: { url: 'not a url' }, position: { x: 0, y: 0 } };
+    const errors = (lang: SentenceLanguage) => fieldErrors(safeParse(StepCreate, step, lang).error!, lang);
+    expect(errors('en')[0]).toEqual({ field: 'config.url', code: 'custom', message: 'URL must be a full web address, like https://example.com/page' });
+    expect(errors('fr')[0]).toEqual({
+      field: 'config.url',
+      code: 'custom',
+      message: 'Le champ « URL » doit être une adresse web complète, comme https://example.com/page',
+    });
+    expect(errors('de').map((e) => e.message)).toEqual([
+      'Das Feld „URL“ muss eine vollständige Webadresse sein, etwa https://example.com/page',
+      'Das Feld „URL“ muss http oder https sein',
+    ]);
   });
 
   it('reads the same in the flat `{ error }` bodies: a labelled top-level field alone, others by their path', () => {
