@@ -8,6 +8,8 @@ import type { AppContext } from './context';
 import type { Auth, Principal, RouteDef } from './route';
 import { ApiError, FlatError, notFound, validationError } from './errors';
 import { fieldErrors, firstMessage, safeParse } from './validation';
+import { requestLanguage } from './language';
+import { ownMessageIn } from '../lib/zodSentences';
 import { apiKey, requireScope, session } from './middleware/auth';
 import { idempotency } from './middleware/idempotency';
 import { rawJsonBody } from './middleware/rawBody';
@@ -70,9 +72,18 @@ function bodyParser(def: RouteDef) {
 
 type ValidInput = { params: unknown; query: unknown; body: unknown };
 
-/** Validates params (bad → 404), query (bad → 400) and body (bad → 422, or the flat 400 where the spec says). */
+/**
+ * Validates params (bad → 404), query (bad → 400) and body (bad → 422, or the flat 400 where the spec
+ * says). The field sentences speak the request's Accept-Language (en, fr or de; api/language.ts).
+ */
 function validate(def: RouteDef, ctx: AppContext): ValidInput {
   const input: ValidInput = { params: ctx.params ?? {}, query: ctx.query, body: undefined };
+  const lang = requestLanguage(ctx);
+  // A refusal's words depend on the header: a cache must not hand a French one to a German client.
+  const words = () => {
+    ctx.vary('Accept-Language');
+    return lang;
+  };
   if (def.params) {
     const r = safeParse(def.params, ctx.params ?? {});
     if (!r.success || findRefusedText(ctx.params ?? {})) throw notFound(def.resource ?? def.tag.replace(/s$/, '').replace(/^./, (c) => c.toUpperCase()));
@@ -86,17 +97,19 @@ function validate(def: RouteDef, ctx: AppContext): ValidInput {
         errors: [{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }],
       });
     }
-    const r = safeParse(def.query, ctx.query);
+    const r = safeParse(def.query, ctx.query, lang);
     if (!r.success) {
-      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
-      throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${firstMessage(r.error)}`, { errors: fieldErrors(r.error) });
+      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error, words()));
+      throw new ApiError(400, 'BAD_REQUEST', `Invalid query: ${firstMessage(r.error, words())}`, { errors: fieldErrors(r.error, lang) });
     }
     input.query = r.data;
   }
   if (def.body) {
     // Recursive schemas (filter trees) would recurse as deep as the JSON does: refuse absurd nesting first.
     if (nestedDeeperThan(ctx.request.body, MAX_BODY_NESTING)) {
-      const message = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
+      const english = `the body nests more than ${MAX_BODY_NESTING} levels deep`;
+      const l = words();
+      const message = l === 'en' ? english : (ownMessageIn(english, [], l) ?? english);
       if (def.validationErrors === 'flat') throw new FlatError(400, message);
       throw validationError([{ field: '(root)', code: 'too_big', message }]);
     }
@@ -107,10 +120,10 @@ function validate(def: RouteDef, ctx: AppContext): ValidInput {
       throw validationError([{ field: refused.field, code: 'invalid_string', message: refusedMessage(refused) }]);
     }
     const raw = def.multipart ? { ...(ctx.request.body as object), files: ctx.request.files } : (ctx.request.body ?? {});
-    const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw);
+    const r = safeParse(def.bodyFor?.(ctx.deps) ?? def.body, raw, lang);
     if (!r.success) {
-      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error));
-      throw validationError(fieldErrors(r.error));
+      if (def.validationErrors === 'flat') throw new FlatError(400, firstMessage(r.error, words()));
+      throw validationError(fieldErrors(r.error, words()));
     }
     input.body = r.data;
   }

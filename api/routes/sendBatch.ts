@@ -5,6 +5,7 @@ import { sendEmails } from '../../services/send';
 import { DomainError } from '../../lib/domainErrors';
 import { ApiError, fromDomainError } from '../errors';
 import { fieldErrors, safeParse } from '../validation';
+import { requestLanguage } from '../language';
 import type { AppContext } from '../context';
 
 type ItemResult = z.input<typeof SendBatchOut>['data']['results'][number];
@@ -40,12 +41,15 @@ export default [
     },
     async handler(ctx, { body, project }) {
       const results: ItemResult[] = [];
+      // Each item's field sentences in the request's language, as the router's own are.
+      const lang = requestLanguage(ctx);
       // One item after another, through the very function /v1/send calls: their rows join the
       // same delivery batches (services/deliveryBatcher.ts) as they commit.
       for (const [index, raw] of (body.emails as unknown[]).entries()) {
-        const parsed = safeParse(SendBody, raw);
+        const parsed = safeParse(SendBody, raw, lang);
         if (!parsed.success) {
-          results.push({ error: { code: 'VALIDATION_ERROR', message: 'Request validation failed', details: { errors: fieldErrors(parsed.error) } } });
+          ctx.vary('Accept-Language');
+          results.push({ error: { code: 'VALIDATION_ERROR', message: 'Request validation failed', details: { errors: fieldErrors(parsed.error, lang) } } });
           continue;
         }
         try {

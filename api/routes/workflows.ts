@@ -2,6 +2,7 @@ import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { route } from '../route';
+import { requestLanguage } from '../language';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError } from '../errors';
@@ -344,7 +345,7 @@ export default [
     async handler(ctx, { params, body, project }) {
       const step = await updateStep(ctx.deps.knex, project.id, params.id, params.stepId, body, async (current, trx) => {
         if (body.config === undefined) return undefined;
-        const parsed = parseStepConfig(current.type, body.config, registryOf(ctx));
+        const parsed = parseStepConfig(current.type, body.config, registryOf(ctx), requestLanguage(ctx));
         if ('errors' in parsed) throw validationError(parsed.errors);
         await assertValidConfig(trx, project.id, current.type, parsed.data, registryOf(ctx), senderCheckWaived(ctx.deps.config));
         return parsed.data;

@@ -3,7 +3,8 @@ import { nestedDeeperThan } from '../../lib/json';
 import { PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import type { FieldError } from '../errors';
-import { fieldErrors } from '../validation';
+import { fieldErrors, safeParse } from '../validation';
+import type { SentenceLanguage } from '../../lib/fieldSentences/types';
 import { STEP_CATEGORIES, STEP_TYPES, StepRegistry, addableStepTypes, findStepType, eventNameSchema } from '../../temporal/steps';
 import { stepConfigSchema } from '../../services/workflowGraphs';
 import { EXECUTION_STATUSES } from '../../db/executions';
@@ -71,21 +72,25 @@ export const WorkflowFieldsQuery = z.object({ workflowId: Uuid.optional() });
 
 // ───────────────────────────── steps and transitions ─────────────────────────────
 
-/** A zod failure of a step config as field errors under `config.`. */
-function configErrors(error: z.ZodError, prefix: string): FieldError[] {
-  return fieldErrors(error).map((e) => ({ ...e, field: e.field === '(root)' ? prefix : `${prefix}.${e.field}` }));
+/** A zod failure of a step config as field errors under `config.`, their sentences in `lang`. */
+function configErrors(error: z.ZodError, prefix: string, lang: SentenceLanguage = 'en'): FieldError[] {
+  return fieldErrors(error, lang).map((e) => ({ ...e, field: e.field === '(root)' ? prefix : `${prefix}.${e.field}` }));
 }
+
+/** The message a config issue gets from this module's parse where the step's schema wrote none of its own. */
+const UNWORDED = '\u0000unworded';
 
 /** The config parsed by its type's schema (defaults applied), or the field errors. */
 export function parseStepConfig(
   type: string,
   config: unknown,
   registry: StepRegistry = STEP_TYPES,
+  lang: SentenceLanguage = 'en',
 ): { data: Record<string, unknown> } | { errors: FieldError[] } {
   const def = findStepType(registry, type);
   if (!def) return { errors: [{ field: 'type', code: 'invalid_enum_value', message: `unknown step type ${type}` }] };
-  const parsed = stepConfigSchema(def).safeParse(config, { reportInput: true });
-  return parsed.success ? { data: parsed.data as Record<string, unknown> } : { errors: configErrors(parsed.error, 'config') };
+  const parsed = safeParse(stepConfigSchema(def), config, lang);
+  return parsed.success ? { data: parsed.data as Record<string, unknown> } : { errors: configErrors(parsed.error, 'config', lang) };
 }
 
 const createSchemas = new WeakMap<StepRegistry, z.ZodType>();
@@ -117,12 +122,24 @@ function buildStepCreate(registry: StepRegistry) {
         .describe("insert in place: the step goes on this branch of that step, and what the branch led to follows the new step on the new step's first branch"),
     })
     .transform((v, ctx) => {
-      const parsed = parseStepConfig(v.type, v.config, registry);
-      if ('errors' in parsed) {
-        for (const e of parsed.errors) ctx.addIssue({ code: 'custom', path: e.field.split('.'), message: e.message });
+      const def = findStepType(registry, v.type);
+      if (!def) {
+        ctx.addIssue({ code: 'custom', path: ['type'], message: `unknown step type ${v.type}` });
         return z.NEVER;
       }
-      return { ...v, config: parsed.data };
+      // This transform does not know the request's language; the enclosing parse does. An issue the step's
+      // schema gave no words goes up carrying itself (`params.issue`), and that parse's error map words it
+      // (lib/zodSentences.ts); one with the schema's own words keeps them. The code stays `custom`, as before.
+      const parsed = stepConfigSchema(def).safeParse(v.config, { reportInput: true, error: () => UNWORDED });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const path = ['config', ...issue.path];
+          if (issue.message === UNWORDED) ctx.addIssue({ code: 'custom', path, params: { issue } });
+          else ctx.addIssue({ code: 'custom', path, message: issue.message });
+        }
+        return z.NEVER;
+      }
+      return { ...v, config: parsed.data as Record<string, unknown> };
     });
 }
 

@@ -6,7 +6,8 @@ import { openDashboard, DashboardSession, testEmail } from '../helpers/dashboard
 /**
  * The dashboard's languages (docs/dashboard.md "Languages"): a browser that prefers German reads
  * German before anyone chooses; "Language" → Français on the account page turns the frame, the
- * screens and their dates (French months, with the zone) French, on <html lang> too; axe stays clean.
+ * screens and their dates (French months, with the zone) French, on <html lang> too; axe stays clean;
+ * and the API's refusal of a bad value reads in French on the field.
  */
 
 let s: DashboardSession;
@@ -39,6 +40,27 @@ async function pickLanguage(label: string, option: string) {
   );
   await (handle as any).click();
 }
+
+/** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
+async function sentenceOn(label: string): Promise<string> {
+  const input = await s.inputId(label);
+  const handle = await page.waitForFunction(
+    (sel: string) => {
+      const el = (globalThis as any).document.querySelector(sel);
+      const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
+      return err?.innerText?.trim() || null;
+    },
+    { timeout: 20_000 },
+    input,
+  );
+  return (await handle.jsonValue()) as string;
+}
+
+/** Everything a person is told about failures: alerts, field errors and toasts. */
+const failureTexts = () =>
+  page.$$eval('[role="alert"], [id$="-error"], .mantine-Notification-root', (els) =>
+    els.map((e) => (e as unknown as { innerText: string }).innerText).join('\n'),
+  );
 
 /** Transitions end before axe reads colours. */
 const settle = () => new Promise((r) => setTimeout(r, 400));
@@ -137,6 +159,21 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Attendre l’achat → Rappel');
   await settle();
   expect(await violations(page)).toEqual([]);
+
+  // A refusal reads French too: the dashboard asks the API for its language (Accept-Language), and the
+  // field shows the API's French sentence, a schema's own (the domain) as well as a composed one (the name).
+  await page.goto(`${s.api.url}/app/p/${projectId}/domains`, { waitUntil: 'load' });
+  await text(page, 'Ajouter le domaine');
+  await s.replace('Domaine', 'https://example.com/mail');
+  await s.click('Ajouter le domaine');
+  expect(await sentenceOn('Domaine')).toBe('Saisissez un domaine comme example.com — sans https://, chemin, port ni @');
+  await page.goto(`${s.api.url}/app/p/${projectId}/settings`, { waitUntil: 'load' });
+  await s.replace('Nom du projet', '   ');
+  await s.click('Renommer');
+  expect(await sentenceOn('Nom du projet')).toBe('Le champ « Nom » est obligatoire');
+  const told = await failureTexts();
+  for (const english of ['Enter a domain', 'is required', 'must be', 'Request validation failed'])
+    expect([english, told.includes(english)]).toEqual([english, false]);
 
   // Back to "Langue du navigateur": English again (this browser's language).
   await page.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });

@@ -400,3 +400,67 @@ describe('GET /contacts/fields', () => {
     expect(res.body.fields.map((f: any) => f.field)).toEqual(['email', 'subscribed', 'createdAt', 'updatedAt']);
   });
 });
+
+describe('field sentences in the language the request asks for (Accept-Language)', () => {
+  const badView = { name: '', columns: ['email', 'nope'] };
+  const createView = (language?: string) => {
+    const req = h.http.post('/contact-views').set(bearer(p.secretKey));
+    return (language === undefined ? req : req.set('Accept-Language', language)).send(badView);
+  };
+  const details = (res: { body: { error: { errors: Array<{ field: string; message: string; code: string }> } } }) => res.body.error.errors;
+
+  it('answers a 422 in English without the header, word for word as before', async () => {
+    const res = await createView();
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    expect(details(res)).toEqual([
+      { field: 'name', message: 'Name is required', code: 'too_small', received: '' },
+      {
+        field: 'columns.1',
+        message: 'a column is id, email, subscribed, createdAt, updatedAt or data.<key>[.<key>…]',
+        code: 'invalid_string',
+        received: 'nope',
+      },
+    ]);
+    // A language the API does not speak is English too.
+    expect(details(await createView('es'))).toEqual(details(res));
+  });
+
+  it('answers the same 422 in French or German, its shape and codes unchanged', async () => {
+    const english = details(await createView());
+    const fr = await createView('fr');
+    expect(fr.status).toBe(422);
+    expect(fr.headers.vary).toMatch(/Accept-Language/);
+    expect(fr.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Request validation failed' });
+    expect(details(fr)).toEqual([
+      { field: 'name', message: 'Le champ « Nom » est obligatoire', code: 'too_small', received: '' },
+      {
+        field: 'columns.1',
+        message: 'une colonne est id, email, subscribed, createdAt, updatedAt ou data.<clé>[.<clé>…]',
+        code: 'invalid_string',
+        received: 'nope',
+      },
+    ]);
+    const de = await createView('de-DE');
+    expect(details(de).map((e) => e.message)).toEqual([
+      'Das Feld „Name“ ist erforderlich',
+      'eine Spalte ist id, email, subscribed, createdAt, updatedAt oder data.<Schlüssel>[.<Schlüssel>…]',
+    ]);
+    for (const res of [fr, de]) expect(details(res).map(({ field, code }) => ({ field, code }))).toEqual(english.map(({ field, code }) => ({ field, code })));
+  });
+
+  it('picks the best of en, fr and de by the header’s q-values, a regional tag counting as its language', async () => {
+    expect(details(await createView('fr-CH;q=0.9, de;q=0.8'))[0].message).toBe('Le champ « Nom » est obligatoire');
+    expect(details(await createView('fr;q=0.5, de-AT;q=0.8, es'))[0].message).toBe('Das Feld „Name“ ist erforderlich');
+    expect(details(await createView('fr;q=0.5, en;q=0.9'))[0].message).toBe('Name is required');
+  });
+
+  it('speaks it in the flat `{ error }` bodies too', async () => {
+    const flat = (language: string) => h.http.post('/contacts').set(bearer(p.secretKey)).set('Accept-Language', language).send({ data: {} });
+    expect((await flat('fr')).body).toEqual({ error: 'Le champ « E-mail » est obligatoire' });
+    expect((await flat('de')).body).toEqual({ error: 'Das Feld „E-Mail“ ist erforderlich' });
+    const bad = await h.http.post('/contacts').set(bearer(p.secretKey)).set('Accept-Language', 'fr').send({ email: 'not-an-email' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'email: Saisissez une adresse e-mail valide' });
+  });
+});

@@ -72,6 +72,20 @@ describe('POST /v1/send/batch', () => {
     expect(send.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 
+  it("words each refused item's field sentences in the request's language (Accept-Language)", async () => {
+    const bad = { to: uniqueEmail('fr'), from: 'hello@mail.example.com' }; // no subject or body
+    const messages = async (headers: Record<string, string>) => {
+      const res = await batch({ emails: [bad] }, headers);
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.data.results[0].error.details.errors.map((e: any) => [e.field, e.message]));
+    };
+    expect(await messages({})).toEqual({ subject: 'subject is required when no template is given', body: 'body is required when no template is given' });
+    expect(await messages({ 'Accept-Language': 'fr' })).toEqual({
+      subject: 'Le champ « Objet » est obligatoire quand aucun modèle n’est indiqué',
+      body: 'Le champ « Corps » est obligatoire quand aucun modèle n’est indiqué',
+    });
+  });
+
   it('refuses more than 100 items, an empty list and a bare array as a whole', async () => {
     const over = await batch({ emails: Array.from({ length: 101 }, () => item(uniqueEmail())) });
     expect(over.status).toBe(422);

@@ -3,6 +3,7 @@ import { fieldErrors } from '../../web/src/api/fieldErrors';
 import { parsePreviewData, templateFieldOf } from '../../web/src/api/templates';
 import { parseFieldValue, sourceOf, typeOf } from '../../web/src/api/contactFields';
 import { reportPollMs } from '../../web/src/api/campaigns';
+import { ownMessageIn } from '../../lib/zodSentences';
 
 /** The dashboard's form logic of its own (web/src/api): API errors onto fields, typed values, preview data. */
 
@@ -47,6 +48,13 @@ describe('API errors on form fields', () => {
     expect(templateFieldOf(new ApiError(400, 'From name must be at most 200 characters'))?.field).toBe('fromName');
     expect(templateFieldOf(new ApiError(400, 'Subject is not a valid template: tag "if" not closed'))?.field).toBe('subject');
     expect(templateFieldOf(new ApiError(400, 'Nothing to update'))).toBeNull();
+    // In French and German the server names the field by its catalogue's label (Accept-Language).
+    for (const field of ['from', 'fromName', 'replyTo', 'name', 'description', 'subject', 'body', 'text', 'type']) {
+      for (const lang of ['fr', 'de'] as const) {
+        const said = ownMessageIn('X is required', [field], lang)!;
+        expect([said, templateFieldOf(new ApiError(400, said))?.field]).toEqual([said, field]);
+      }
+    }
     // A 403 (unverified sender) is not a field's problem.
     expect(templateFieldOf(new ApiError(403, 'The sender domain example.com is not verified'))).toBeNull();
     // The preview's envelope names its field itself.

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { fieldErrors, firstMessage } from '../../api/validation';
-import { fieldLabel, labelOf, sentenceFor } from '../../lib/zodSentences';
+import { fieldErrors, firstMessage, safeParse } from '../../api/validation';
+import { composeSentence, FIELD_WORDS, fieldLabel, labelOf, sentenceFor } from '../../lib/zodSentences';
+import type { SentenceLanguage } from '../../lib/fieldSentences/types';
 import { DomainCreate } from '../../api/schemas/domains';
 import { Credentials } from '../../api/schemas/auth';
 import { TimeZoneName } from '../../api/schemas/settings';
+import { StepCreate } from '../../api/schemas/workflows';
 
 /** Every zod issue kind reads as a sentence for people once api/validation.ts installs the error map. */
 
@@ -170,5 +172,239 @@ describe('a sentence for every issue kind', () => {
     const all = Object.values(sentences(s, { a: 'x', b: 3, c: [], d: 'z', e: 'q', f: 3, g: 1 }));
     expect(all).toHaveLength(7);
     for (const m of all) expect(m).not.toMatch(DEVELOPER_TEXT);
+  });
+});
+
+describe('in French and German (the request’s Accept-Language)', () => {
+  /** The 422 detail messages in `lang`, parsed as the router parses for that language. */
+  function sentencesIn(lang: SentenceLanguage, schema: z.ZodType, input: unknown): Record<string, string> {
+    const r = safeParse(schema, input, lang);
+    if (r.success) throw new Error('expected the input to be refused');
+    return Object.fromEntries(fieldErrors(r.error, lang).map((e) => [e.field, e.message]));
+  }
+  /** English words of the sentences: none may stand in a French or German one. */
+  const ENGLISH = /\b(must|is required|characters|items|field we know|a number|at least|at most|the right form|not valid|Item \d)\b/;
+
+  const every = z.strictObject({
+    name: z.string(),
+    password: z.string().min(10).max(12),
+    code: z.string().length(4),
+    tags: z.array(z.string()).min(1),
+    emails: z.array(z.string()).min(2),
+    max: z.number().min(1),
+    rate: z.number().positive(),
+    ratio: z.number().lt(1),
+    count: z.int(),
+    on: z.boolean(),
+    when: z.date().min(new Date('2026-01-01T00:00:00Z')),
+    email: z.email(),
+    webhookUrl: z.url(),
+    segmentId: z.uuid(),
+    sendAt: z.iso.datetime(),
+    slug: z.string().regex(/^[a-z]+$/),
+    prefix: z.string().startsWith('re_'),
+    suffix: z.string().endsWith('.com'),
+    middle: z.string().includes('@'),
+    per: z.enum(['hour', 'day', 'week']),
+    kind: z.literal('MANUAL'),
+    value: z.union([z.string(), z.number()]),
+    step: z.number().multipleOf(5),
+    data: z.record(z.string().regex(/^[a-z]+$/), z.string()),
+    even: z.number().refine((n) => n % 2 === 0),
+    timezone: TimeZoneName,
+  });
+  const bad = {
+    password: 'short',
+    code: 'abcde',
+    tags: [],
+    emails: ['a'],
+    max: 0,
+    rate: 0,
+    ratio: 1,
+    count: 1.5,
+    on: 'yes',
+    when: new Date('2025-01-01'),
+    email: 'x',
+    webhookUrl: 'x',
+    segmentId: 'x',
+    sendAt: 'x',
+    slug: 'X',
+    prefix: 'x',
+    suffix: 'x',
+    middle: 'x',
+    per: 'year',
+    kind: 'X',
+    value: true,
+    step: 7,
+    data: { 'Bad Key': 'v' },
+    even: 3,
+    timezone: 'Mars/Base',
+    extra: 1,
+  };
+
+  it('French: every issue kind in French words, the field named by its French label', () => {
+    expect(sentencesIn('fr', every, bad)).toEqual({
+      name: 'Le champ « Nom » est obligatoire',
+      password: 'Le champ « Mot de passe » doit contenir au moins 10 caractères',
+      code: 'Le champ « Code » doit contenir exactement 4 caractères',
+      tags: 'Ce champ doit contenir au moins un élément',
+      emails: 'Le champ « E-mails » doit contenir au moins 2 éléments',
+      max: 'Le champ « Maximum » doit valoir au moins 1',
+      rate: 'Ce champ doit valoir plus de 0',
+      ratio: 'Ce champ doit valoir moins de 1',
+      count: 'Ce champ doit être un nombre entier',
+      on: 'Ce champ doit être oui ou non (true ou false)',
+      when: 'Ce champ doit être le 2026-01-01T00:00:00.000Z ou après',
+      email: 'Saisissez une adresse e-mail valide',
+      webhookUrl: 'Ce champ doit être une adresse web complète, comme https://example.com/page',
+      segmentId: 'Le champ « Segment » doit être un identifiant comme 4f9c2d1e-8a3b-4c5d-9e6f-0a1b2c3d4e5f',
+      sendAt: 'Le champ « Date d’envoi » doit être une date et une heure, comme 2026-05-01T09:30:00Z',
+      slug: 'Le champ « Identifiant » n’a pas la forme attendue',
+      prefix: 'Ce champ doit commencer par "re_"',
+      suffix: 'Ce champ doit se terminer par ".com"',
+      middle: 'Ce champ doit contenir "@"',
+      per: 'Le champ « Par » doit être l’une des valeurs "hour", "day" ou "week"',
+      kind: 'Le champ « Type » doit être "MANUAL"',
+      value: 'Le champ « Valeur » ne correspond à aucune des formes possibles',
+      step: 'Ce champ doit être un multiple de 5',
+      'data.Bad Key': '"Bad Key" n’est pas un nom autorisé dans le champ « Données »',
+      even: 'Ce champ n’est pas valide',
+      timezone: 'Le champ « Fuseau horaire » doit être un nom de fuseau horaire IANA, comme Europe/Paris',
+      '(root)': '"extra" n’est pas un champ que nous connaissons ; retirez-le',
+    });
+  });
+
+  it('German: every issue kind in German words, the field named by its German label', () => {
+    expect(sentencesIn('de', every, bad)).toEqual({
+      name: 'Das Feld „Name“ ist erforderlich',
+      password: 'Das Feld „Passwort“ muss mindestens 10 Zeichen lang sein',
+      code: 'Das Feld „Code“ muss genau 4 Zeichen lang sein',
+      tags: 'Dieses Feld muss mindestens einen Eintrag enthalten',
+      emails: 'Das Feld „E-Mails“ muss mindestens 2 Einträge enthalten',
+      max: 'Das Feld „Maximum“ muss mindestens 1 sein',
+      rate: 'Dieses Feld muss größer als 0 sein',
+      ratio: 'Dieses Feld muss kleiner als 1 sein',
+      count: 'Dieses Feld muss eine ganze Zahl sein',
+      on: 'Dieses Feld muss ja oder nein (true oder false) sein',
+      when: 'Dieses Feld muss am oder nach dem 2026-01-01T00:00:00.000Z liegen',
+      email: 'Geben Sie eine gültige E-Mail-Adresse ein',
+      webhookUrl: 'Dieses Feld muss eine vollständige Webadresse sein, etwa https://example.com/page',
+      segmentId: 'Das Feld „Segment“ muss eine ID wie 4f9c2d1e-8a3b-4c5d-9e6f-0a1b2c3d4e5f sein',
+      sendAt: 'Das Feld „Sendezeitpunkt“ muss ein Datum mit Uhrzeit sein, etwa 2026-05-01T09:30:00Z',
+      slug: 'Das Feld „Kürzel“ hat nicht die richtige Form',
+      prefix: 'Dieses Feld muss mit "re_" beginnen',
+      suffix: 'Dieses Feld muss auf ".com" enden',
+      middle: 'Dieses Feld muss "@" enthalten',
+      per: 'Das Feld „Pro“ muss einer der Werte "hour", "day" oder "week" sein',
+      kind: 'Das Feld „Art“ muss "MANUAL" sein',
+      value: 'Das Feld „Wert“ passt zu keiner der möglichen Formen',
+      step: 'Dieses Feld muss ein Vielfaches von 5 sein',
+      'data.Bad Key': '"Bad Key" ist im Feld „Daten“ kein erlaubter Name',
+      even: 'Dieses Feld ist ungültig',
+      timezone: 'Das Feld „Zeitzone“ muss ein IANA-Zeitzonenname sein, etwa Europe/Paris',
+      '(root)': '"extra" ist kein Feld, das wir kennen; bitte entfernen Sie es',
+    });
+  });
+
+  it('English stays as it was when the parse names no language', () => {
+    const english = sentences(every, bad);
+    expect(sentencesIn('en', every, bad)).toEqual(english);
+    expect(english.password).toBe('Password must be at least 10 characters');
+  });
+
+  it('has every issue kind the English path speaks, in both languages, with no English word', () => {
+    const kinds: Array<Record<string, unknown>> = [
+      { code: 'invalid_type', expected: 'string', input: 3 },
+      { code: 'invalid_type', expected: 'number', input: Number.NaN },
+      { code: 'invalid_type', expected: 'array', input: undefined },
+      ...(['string', 'array', 'set', 'map', 'file'] as const).flatMap((origin) => [
+        { code: 'too_small', origin, minimum: 1, inclusive: true },
+        { code: 'too_small', origin, minimum: 3, inclusive: true, exact: true },
+        { code: 'too_small', origin, minimum: 2, inclusive: false },
+        { code: 'too_big', origin, maximum: 1, inclusive: true },
+        { code: 'too_big', origin, maximum: 9, inclusive: false },
+        { code: 'too_big', origin, maximum: 3, exact: true },
+      ]),
+      { code: 'too_small', origin: 'date', minimum: 0 },
+      { code: 'too_big', origin: 'date', maximum: 0 },
+      { code: 'too_small', origin: 'number', minimum: 2, exact: true },
+      { code: 'too_big', origin: 'number', maximum: 2, inclusive: false },
+      ...Object.keys(FIELD_WORDS.en.formats).map((format) => ({ code: 'invalid_format', format })),
+      { code: 'invalid_format', format: 'lowercase' },
+      { code: 'not_multiple_of', divisor: 3 },
+      { code: 'unrecognized_keys', keys: ['a'] },
+      { code: 'unrecognized_keys', keys: ['a', 'b'] },
+      { code: 'invalid_union', options: ['a', 'b'], errors: [] },
+      { code: 'invalid_union', errors: [] },
+      { code: 'invalid_key', origin: 'record', issues: [] },
+      { code: 'invalid_element', origin: 'set', key: 0, issues: [] },
+      { code: 'invalid_value', values: ['a'] },
+      { code: 'invalid_value', values: ['a', 'b'] },
+      { code: 'custom' },
+    ];
+    for (const path of [['tags'], ['tags', 2], ['settings', 'quietHours'], []]) {
+      for (const kind of kinds) {
+        const issue = { input: 'x', path, ...kind } as never;
+        const english = composeSentence(issue, 'en');
+        expect(english).toBeDefined();
+        for (const lang of ['fr', 'de'] as const) {
+          const said = composeSentence(issue, lang);
+          expect({ kind, path, said }).toEqual({ kind, path, said: expect.any(String) });
+          expect({ kind, path, said }).not.toEqual({ kind, path, said: expect.stringMatching(ENGLISH) });
+          if (kind.format !== 'email') expect(said).not.toBe(english);
+        }
+      }
+    }
+  });
+
+  it('counts in the language’s plural, and names list items by their list', () => {
+    const s = z.object({ password: z.string().length(1), topics: z.array(z.string().min(2)) });
+    expect(sentencesIn('fr', s, { password: 'ab', topics: ['x'] })).toEqual({
+      password: 'Le champ « Mot de passe » doit contenir exactement 1 caractère',
+      'topics.0': 'L’élément 1 du champ « Thèmes » doit contenir au moins 2 caractères',
+    });
+    expect(sentencesIn('de', s, { password: 'ab', topics: ['x'] })).toEqual({
+      password: 'Das Feld „Passwort“ muss genau 1 Zeichen lang sein',
+      'topics.0': 'Eintrag 1 im Feld „Themen“ muss mindestens 2 Zeichen lang sein',
+    });
+  });
+
+  it('translates a schema’s own English, giving it the field’s subject in that language', () => {
+    expect(sentencesIn('fr', DomainCreate, { domain: 'https://example.com/x' })).toEqual({
+      domain: 'Saisissez un domaine comme example.com — sans https://, chemin, port ni @',
+    });
+    expect(sentencesIn('de', Credentials, { email: 'ada@example.com', password: 'short' })).toEqual({
+      password: 'Das Feld „Passwort“ muss mindestens 8 Zeichen lang sein',
+    });
+    expect(sentencesIn('fr', z.object({ start: z.string().regex(/^\d\d:\d\d$/, 'must be a 24-hour HH:MM time such as 21:00') }), { start: '9h' })).toEqual({
+      start: 'Le champ « Début » doit être une heure au format 24 h HH:MM, comme 21:00',
+    });
+    // A message the catalogue does not know keeps its words (with its English subject), never vanishes.
+    expect(sentencesIn('de', z.object({ x: z.string().min(2, 'Sag mehr') }), { x: 'a' })).toEqual({ x: 'Sag mehr' });
+  });
+
+  it('words a workflow step’s config in the request’s language too, its code still `custom`', () => {
+    const step = { type: 'WEBHOOK', config: { url: 'not a url' }, position: { x: 0, y: 0 } };
+    const errors = (lang: SentenceLanguage) => fieldErrors(safeParse(StepCreate, step, lang).error!, lang);
+    expect(errors('en')[0]).toEqual({ field: 'config.url', code: 'custom', message: 'URL must be a full web address, like https://example.com/page' });
+    expect(errors('fr')[0]).toEqual({
+      field: 'config.url',
+      code: 'custom',
+      message: 'Le champ « URL » doit être une adresse web complète, comme https://example.com/page',
+    });
+    expect(errors('de').map((e) => e.message)).toEqual([
+      'Das Feld „URL“ muss eine vollständige Webadresse sein, etwa https://example.com/page',
+      'Das Feld „URL“ muss http oder https sein',
+    ]);
+  });
+
+  it('reads the same in the flat `{ error }` bodies: a labelled top-level field alone, others by their path', () => {
+    const flat = (lang: SentenceLanguage, schema: z.ZodType, input: unknown) => firstMessage(safeParse(schema, input, lang).error!, lang);
+    expect(flat('fr', z.object({ fromName: z.string().max(3) }), { fromName: 'long' })).toBe(
+      'Le champ « Nom de l’expéditeur » doit contenir au plus 3 caractères',
+    );
+    expect(flat('de', z.object({ name: z.string().min(1, 'Name is required') }), { name: '' })).toBe('Das Feld „Name“ ist erforderlich');
+    expect(flat('fr', z.object({ email: z.email() }), { email: 'x' })).toBe('email: Saisissez une adresse e-mail valide');
+    expect(flat('de', z.object({ document: z.object({ src: z.url() }) }), { document: { src: 'x' } })).toMatch(/^document\.src: Das Feld „Quelle“ muss/);
   });
 });

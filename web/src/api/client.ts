@@ -1,4 +1,5 @@
 import createClient from 'openapi-fetch';
+import i18n from 'i18next';
 import type { paths } from './schema';
 import { forPeople, peopleMessage } from './fieldErrors';
 import { errorWords, serverAnswered } from './errorWords';
@@ -18,12 +19,17 @@ export function currentProjectId(): string | null {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
+/** The dashboard's language (i18next's current one), which the API's field sentences follow (docs/api.md, "Errors"). */
+export const dashboardLanguage = (): string => i18n.resolvedLanguage ?? i18n.language ?? 'en';
+
 // The project header, added once here instead of at every call. A call that names a project itself
-// (a page outside /app/p/…, or a raw fetch through forProject) keeps its own.
+// (a page outside /app/p/…, or a raw fetch through forProject) keeps its own. Accept-Language is the
+// dashboard's language, not the browser's: a person who chose French in their profile reads a 422 in French.
 api.use({
   onRequest({ request }) {
     const projectId = currentProjectId();
     if (projectId && !request.headers.has('X-Project-Id')) request.headers.set('X-Project-Id', projectId);
+    if (!request.headers.has('Accept-Language')) request.headers.set('Accept-Language', dashboardLanguage());
     return request;
   },
 });
@@ -95,8 +101,8 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
   return data as T;
 }
 
-/** The project header for a raw `fetch` (a download, an upload), which the client's middleware does not see. */
-export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId });
+/** The headers the client's middleware adds (project, language), for a raw `fetch` (a download, an upload) it does not see. */
+export const forProject = (projectId: string) => ({ 'X-Project-Id': projectId, 'Accept-Language': dashboardLanguage() });
 
 /** Shapes the pages share, from the server's response schemas. */
 export type User = ResponseOf<'/users/@me', 'get'>;

@@ -6,7 +6,9 @@ import type { common } from '../i18n/en/common';
  * its callers, lib/contactData.ts, the domain errors of db/ and services/); where a sentence is fixed
  * (by its code, or by its words under a code that has many) the dashboard says its catalogue's
  * (common `apiError`) instead, and anything it does not know keeps the server's words.
- * test/unit/errorWords.test.ts holds every entry to en, fr and de.
+ * test/unit/errorWords.test.ts holds every entry to en, fr and de. A 422's field sentences come in the
+ * dashboard's language already (client.ts sends Accept-Language): these are for the other errors, the
+ * sentences the server still writes in English, and older servers.
  */
 
 type Key = keyof typeof common.apiError;

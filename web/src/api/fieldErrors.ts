@@ -1,8 +1,8 @@
 import { notValid, sentenceWords } from './errorWords';
 
 /**
- * The API's 422 details as people read them: one sentence per field (the server writes them, see
- * lib/zodSentences.ts), for an input's `error=` prop, and the same sentences in place of the envelope's
+ * The API's 422 details as people read them: one sentence per field (the server writes them in the
+ * dashboard's language, which client.ts sends as Accept-Language; see lib/zodSentences.ts), for an input's `error=` prop, and the same sentences in place of the envelope's
  * "Request validation failed" wherever a form shows one alert (ErrorState, a toast).
  */
 

@@ -7,6 +7,8 @@ export type TemplateType = (typeof TEMPLATE_TYPES)[number];
  * The template routes answer validation failures with the spec's flat `{ error }` body, each message
  * a sentence naming its field (api/schemas/templates.ts: "From address must be a valid email address").
  * Its field, by that name, so the editor shows it on the input; the preview's 422 envelope names fields itself.
+ * In French and German (the dashboard's Accept-Language) the sentence names the field as the server's
+ * catalogue does (lib/fieldSentences/labels.ts; test/unit/webForms.test.ts holds the two together).
  */
 const LABELS: Array<[prefix: string, field: string]> = [
   ['From address', 'from'],
@@ -18,6 +20,24 @@ const LABELS: Array<[prefix: string, field: string]> = [
   ['Body', 'body'],
   ['Text', 'text'],
   ['Type', 'type'],
+  ...(
+    [
+      ['from', 'Expéditeur', 'Absender'],
+      ['fromName', 'Nom de l’expéditeur', 'Absendername'],
+      ['replyTo', 'Répondre à', 'Antwort an'],
+      ['name', 'Nom', 'Name'],
+      ['description', 'Description', 'Beschreibung'],
+      ['subject', 'Objet', 'Betreff'],
+      ['body', 'Corps', 'Inhalt'],
+      ['text', 'Texte', 'Text'],
+      ['type', 'Type', 'Typ'],
+    ] as const
+  ).flatMap(
+    ([field, fr, de]): Array<[string, string]> => [
+      [`Le champ « ${fr} »`, field],
+      [`Das Feld „${de}“`, field],
+    ],
+  ),
 ];
 
 export function templateFieldOf(error: unknown): { field: string; message: string } | null {
