@@ -87,7 +87,7 @@ it('a browser that prefers German reads the dashboard in German before any setti
 it('"Language" → Français on the account page: the frame, a screen and a date (with its zone) in French; axe clean', async () => {
   // The zone a date names is the reader's: a browser in Berlin.
   await page.emulateTimezone('Europe/Berlin');
-  const { projectId, email } = await s.signUp('Projet de langue');
+  const { projectId, email, secretKey } = await s.signUp('Projet de langue');
   await text(page, 'Set up your project');
   expect(await htmlLang(page)).toBe('en');
 
@@ -96,6 +96,9 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Votre compte');
   await text(page, 'Se déconnecter partout');
   expect(await htmlLang(page)).toBe('fr');
+  // Mantine's own eye button of a password input is named in French too (the theme's default).
+  await page.waitForSelector('button[aria-label="Afficher ou masquer le mot de passe"]', { timeout: 20_000 });
+  expect(await page.$('[aria-label="Toggle password visibility"]')).toBeNull();
   expect((await s.h.deps.knex('users').where({ email }).first()).locale).toBe('fr');
 
   // The sessions' "Signed in" column: French day and month ("29 nov., 09:30 Europe/Berlin").
@@ -118,6 +121,22 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Se déconnecter');
   await page.waitForFunction(() => (globalThis as any).document.title === 'Configuration · Projet de langue', { timeout: 20_000 });
   expect(await htmlLang(page)).toBe('fr');
+  await settle();
+  expect(await violations(page)).toEqual([]);
+
+  // The workflow editor: the server's built-in step types, its groups, the trigger and the canvas's
+  // own controls in French (web/src/i18n/fr/steps.ts).
+  const created = await s.h.http.post('/workflows').set({ authorization: `Bearer ${secretKey}` }).send({ name: 'Accueil', eventName: 'inscription' });
+  expect(created.status).toBe(201);
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${created.body.id}`, { waitUntil: 'load' });
+  await text(page, 'Envoyer un e-mail');
+  await text(page, 'Envoie un e-mail au contact, à partir d’un modèle ou rédigé ici.');
+  await page.waitForSelector('[role="group"][aria-label="Temps"]');
+  await page.waitForSelector('::-p-aria([name="Déclencheur (Déclencheur)"])');
+  await page.waitForSelector('button[aria-label="Zoom avant"]');
+  const editor = await page.evaluate(() => (globalThis as any).document.body.innerText as string);
+  expect(editor).not.toContain('Send email');
+  expect(editor).not.toMatch(/\bnext · /);
   await settle();
   expect(await violations(page)).toEqual([]);
 

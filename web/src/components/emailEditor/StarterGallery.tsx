@@ -3,16 +3,18 @@ import type { Starter } from '../../api/emailEditor';
 import { useStarterPreview, useStarters } from '../../api/hooks/templates';
 import { ErrorState, Loading } from '../States';
 import { useTranslation } from 'react-i18next';
+import { useStarterWords } from './starterWords';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
 function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {
   const { t } = useTranslation('editor');
+  const words = useStarterWords();
   const rendered = useStarterPreview(projectId, starter);
   return (
     <Box h={150} style={{ overflow: 'hidden', position: 'relative', background: 'white', borderRadius: 4 }} aria-hidden>
       {rendered.data ? (
         <iframe
-          title={t('starters.thumbnail', { name: starter.name })}
+          title={t('starters.thumbnail', { name: words.name(starter) })}
           sandbox=""
           srcDoc={rendered.data.html}
           tabIndex={-1}
@@ -26,6 +28,7 @@ function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter
 /** "Start from a template": the starters (GET /templates/starters); choosing one fills the blocks editor with it. */
 export function StarterGallery({ projectId, onChoose }: { projectId: string; onChoose(starter: Starter): void }) {
   const { t } = useTranslation('editor');
+  const words = useStarterWords();
   const starters = useStarters(projectId);
   return (
     <Stack gap="xs" component="section" aria-label={t('starters.heading')}>
@@ -44,11 +47,11 @@ export function StarterGallery({ projectId, onChoose }: { projectId: string; onC
             </Card.Section>
             <UnstyledButton mt={4} aria-describedby={`starter-${s.id}`}>
               <Text size="sm" fw={600} span>
-                {s.name}
+                {words.name(s)}
               </Text>
             </UnstyledButton>
             <Text size="xs" c="dimmed" lineClamp={2} id={`starter-${s.id}`}>
-              {s.description}
+              {words.description(s)}
             </Text>
           </Card>
         ))}
