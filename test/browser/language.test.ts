@@ -126,7 +126,10 @@ it('"Language" → Français on the account page: the frame, a screen and a date
 
   // The workflow editor: the server's built-in step types, its groups, the trigger and the canvas's
   // own controls in French (web/src/i18n/fr/steps.ts).
-  const created = await s.h.http.post('/workflows').set({ authorization: `Bearer ${secretKey}` }).send({ name: 'Accueil', eventName: 'inscription' });
+  const created = await s.h.http
+    .post('/workflows')
+    .set({ authorization: `Bearer ${secretKey}` })
+    .send({ name: 'Accueil', eventName: 'inscription' });
   expect(created.status).toBe(201);
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${created.body.id}`, { waitUntil: 'load' });
   await text(page, 'Envoyer un e-mail');
@@ -137,6 +140,15 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   const editor = await page.evaluate(() => (globalThis as any).document.body.innerText as string);
   expect(editor).not.toContain('Send email');
   expect(editor).not.toMatch(/\bnext · /);
+  // A step added with its name untouched is stored under the server's title, which every reader sees in their language.
+  await s.click('Sortie');
+  await s.click('Enregistrer l’étape');
+  await page.waitForSelector('::-p-aria([name="Sortie (Sortie)"])');
+  const graph = await s.h.http.get(`/workflows/${created.body.id}`).set({ authorization: `Bearer ${secretKey}` });
+  expect(graph.body.steps.map((st: { type: string; name: string }) => [st.type, st.name])).toEqual([
+    ['TRIGGER', 'Trigger'],
+    ['EXIT', 'Exit'],
+  ]);
   await settle();
   expect(await violations(page)).toEqual([]);
 

@@ -41,10 +41,10 @@ export function StepPanel({
   const schema = stepType.configSchema as JsonSchema;
   const words = useStepWords();
   // A step still named by its type's title shows that title in the person's language; saved
-  // unchanged, it keeps the name it had.
+  // unchanged, it keeps the name it had (a new one, the server's title), so each reader sees it in theirs.
   const shownName = step ? words.stepName(step) : words.title(stepType.type, stepType.title);
   const [name, setName] = useState(shownName);
-  const savedName = step && name === shownName ? step.name : name;
+  const savedName = name === shownName ? (step?.name ?? stepType.title) : name;
   const [config, setConfig] = useState<Record<string, unknown>>(
     () => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {},
   );
