@@ -109,7 +109,7 @@ it('a browser that prefers German reads the dashboard in German before any setti
 it('"Language" → Français on the account page: the frame, a screen and a date (with its zone) in French; axe clean', async () => {
   // The zone a date names is the reader's: a browser in Berlin.
   await page.emulateTimezone('Europe/Berlin');
-  const { projectId, email } = await s.signUp('Projet de langue');
+  const { projectId, email, secretKey } = await s.signUp('Projet de langue');
   await text(page, 'Set up your project');
   expect(await htmlLang(page)).toBe('en');
 
@@ -118,6 +118,9 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Votre compte');
   await text(page, 'Se déconnecter partout');
   expect(await htmlLang(page)).toBe('fr');
+  // Mantine's own eye button of a password input is named in French too (the theme's default).
+  await page.waitForSelector('button[aria-label="Afficher ou masquer le mot de passe"]', { timeout: 20_000 });
+  expect(await page.$('[aria-label="Toggle password visibility"]')).toBeNull();
   expect((await s.h.deps.knex('users').where({ email }).first()).locale).toBe('fr');
 
   // The sessions' "Signed in" column: French day and month ("29 nov., 09:30 Europe/Berlin").
@@ -174,6 +177,34 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   const told = await failureTexts();
   for (const english of ['Enter a domain', 'is required', 'must be', 'Request validation failed'])
     expect([english, told.includes(english)]).toEqual([english, false]);
+
+  // The workflow editor: the server's built-in step types, its groups, the trigger and the canvas's
+  // own controls in French (web/src/i18n/fr/steps.ts).
+  const flow = await s.h.http
+    .post('/workflows')
+    .set({ authorization: `Bearer ${secretKey}` })
+    .send({ name: 'Accueil', eventName: 'inscription' });
+  expect(flow.status).toBe(201);
+  await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${flow.body.id}`, { waitUntil: 'load' });
+  await text(page, 'Envoyer un e-mail');
+  await text(page, 'Envoie un e-mail au contact, à partir d’un modèle ou rédigé ici.');
+  await page.waitForSelector('[role="group"][aria-label="Temps"]');
+  await page.waitForSelector('::-p-aria([name="Déclencheur (Déclencheur)"])');
+  await page.waitForSelector('button[aria-label="Zoom avant"]');
+  const editor = await page.evaluate(() => (globalThis as any).document.body.innerText as string);
+  expect(editor).not.toContain('Send email');
+  expect(editor).not.toMatch(/\bnext · /);
+  // A step added with its name untouched is stored under the server's title, which every reader sees in their language.
+  await s.click('Sortie');
+  await s.click('Enregistrer l’étape');
+  await page.waitForSelector('::-p-aria([name="Sortie (Sortie)"])');
+  const graph = await s.h.http.get(`/workflows/${flow.body.id}`).set({ authorization: `Bearer ${secretKey}` });
+  expect(graph.body.steps.map((st: { type: string; name: string }) => [st.type, st.name])).toEqual([
+    ['TRIGGER', 'Trigger'],
+    ['EXIT', 'Exit'],
+  ]);
+  await settle();
+  expect(await violations(page)).toEqual([]);
 
   // Back to "Langue du navigateur": English again (this browser's language).
   await page.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });

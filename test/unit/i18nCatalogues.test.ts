@@ -37,6 +37,8 @@ describe('dashboard catalogues', () => {
       'home',
       'mail',
       'settings',
+      'starters',
+      'steps',
       'workflows',
     ]);
     for (const [key, text] of en) expect([key, text.trim().length > 0]).toEqual([key, true]);

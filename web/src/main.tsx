@@ -2,10 +2,11 @@ import '@mantine/core/styles.css';
 // The catalogues and the language (the browser's, until the person's setting is known: AppFrame).
 import { languageReady } from './i18n';
 import '@mantine/notifications/styles.css';
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { cssVariablesResolver, theme } from './theme';
+import { cssVariablesResolver, themeIn } from './theme';
+import { useTranslation } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
@@ -25,17 +26,28 @@ const queryClient = new QueryClient({
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'svc-mail-color-scheme' });
 const router = createBrowserRouter(routes, { basename: '/app' });
 
+/** Mantine with the theme in the person's language (its icon buttons' names), rebuilt when the language changes. */
+function Themed({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('common');
+  const theme = useMemo(() => themeIn({ close: t('close'), passwordVisibility: t('passwordVisibility') }), [t]);
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      {children}
+    </MantineProvider>
+  );
+}
+
 // A browser in French or German first fetches its catalogues (a few KB), so the first screen is in its language.
 void languageReady.then(() =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
+      <Themed>
         {/* A toast never stands between the pointer and the page under it: pointer-events is inherited, so only its buttons, which ask for them, take clicks (components/notify.tsx). */}
         <Notifications position="bottom-right" limit={4} styles={{ root: { pointerEvents: 'none' } }} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </MantineProvider>
+      </Themed>
     </StrictMode>,
   ),
 );

@@ -1,4 +1,4 @@
-import { Anchor, createTheme, type CSSVariablesResolver, Drawer, Modal } from '@mantine/core';
+import { Anchor, createTheme, type CSSVariablesResolver, Drawer, Modal, PasswordInput } from '@mantine/core';
 
 /**
  * The dashboard's theme, held to WCAG AA contrast (4.5:1 for text; test/browser/accessibility.test.ts
@@ -10,21 +10,26 @@ import { Anchor, createTheme, type CSSVariablesResolver, Drawer, Modal } from '@
  * - coloured text and the "light" variant (badges, alerts) are darker for the colours whose shades
  *   are too pale on white or on their own shade 1;
  * - links are underlined, so one inside a sentence is told from the text by more than its colour.
+ * `words` are the names of Mantine's own icon buttons, in the person's language (main.tsx builds the
+ * theme again when the language changes).
  */
-export const theme = createTheme({
-  primaryColor: 'indigo',
-  primaryShade: { light: 7, dark: 8 },
-  defaultRadius: 'md',
-  autoContrast: true,
-  luminanceThreshold: 0.18,
-  // Every dialog's close button has a name for screen readers (an icon alone has none).
-  components: {
-    // Underlined: a link inside a sentence is told from the text by more than its colour.
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-  },
-});
+export const themeIn = (words: { close: string; passwordVisibility: string }) =>
+  createTheme({
+    primaryColor: 'indigo',
+    primaryShade: { light: 7, dark: 8 },
+    defaultRadius: 'md',
+    autoContrast: true,
+    luminanceThreshold: 0.18,
+    // Every dialog's close button has a name for screen readers (an icon alone has none).
+    components: {
+      // Underlined: a link inside a sentence is told from the text by more than its colour.
+      Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+      Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': words.close } } }),
+      Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': words.close } } }),
+      // The eye button of every password input (Mantine names it in English).
+      PasswordInput: PasswordInput.extend({ defaultProps: { visibilityToggleButtonProps: { 'aria-label': words.passwordVisibility } } }),
+    },
+  });
 
 /**
  * Text in a colour (`c="orange"`, the light variant of badges and alerts) with 4.5:1 on the colour's

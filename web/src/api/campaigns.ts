@@ -65,7 +65,8 @@ export interface CampaignDraft {
   ab: { on: boolean; subjects: string[]; testPercent: string; amount: string; unit: DurationUnit; metric: AbTest['metric'] };
 }
 
-export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraft {
+/** `newBody`: a new campaign's first HTML, in the person's language (components/emailEditor/starterWords.ts draftBody). */
+export function draftOf(c: Campaign | null, emptyTree: FilterTree, newBody = ''): CampaignDraft {
   const [fromLocal = '', fromDomain = ''] = c ? splitAddress(c.from) : [];
   return {
     name: c?.name ?? '',
@@ -75,7 +76,7 @@ export function draftOf(c: Campaign | null, emptyTree: FilterTree): CampaignDraf
     fromDomain,
     fromName: c?.fromName ?? '',
     replyTo: c?.replyTo ?? '',
-    body: c?.body ?? '<h1>Hello {{ data.firstName ?? "there" }}</h1>\n<p>Write your message here.</p>',
+    body: c?.body ?? newBody,
     editor: c?.editor ?? 'html',
     document: c?.document ?? null,
     text: c?.text ?? '',

@@ -92,13 +92,16 @@ export function variantIndex(schema: JsonSchema, value: unknown): number {
 export function variantLabel(
   schema: JsonSchema,
   index: number,
-  words: { with: (fields: string) => string; form: (n: number) => string } = { with: (f) => `With ${f}`, form: (n) => `Form ${n}` },
+  words: { with: (fields: string) => string; form: (n: number) => string; field?: (key: string) => string } = {
+    with: (f) => `With ${f}`,
+    form: (n) => `Form ${n}`,
+  },
 ): string {
   const variants = schema.anyOf ?? schema.oneOf ?? [];
   const own = variants[index]?.required ?? [];
   const others = new Set(variants.filter((_, i) => i !== index).flatMap((s) => s.required ?? []));
   const distinct = own.filter((k) => !others.has(k));
-  const fields = (distinct.length ? distinct : own).map((k) => labelOf(k).toLowerCase()).join(', ');
+  const fields = (distinct.length ? distinct : own).map((k) => (words.field ?? labelOf)(k).toLowerCase()).join(', ');
   return fields ? words.with(fields) : words.form(index + 1);
 }
 

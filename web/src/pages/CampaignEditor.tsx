@@ -14,6 +14,7 @@ import { MessageFields } from '../components/campaigns/MessageFields';
 import { ScheduleFields } from '../components/campaigns/ScheduleFields';
 import { SendConfirmation } from '../components/campaigns/SendConfirmation';
 import { useTranslation } from 'react-i18next';
+import { useStarterWords } from '../components/emailEditor/starterWords';
 
 /**
  * The composer: a new campaign (`/campaigns/new`) or a DRAFT. Saving creates or replaces it (POST or
@@ -24,8 +25,9 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const { t } = useTranslation('campaigns');
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign, newTree()));
-  const [saved, setSaved] = useState(() => JSON.stringify(bodyOf(draftOf(campaign, newTree()))));
+  const { draftBody } = useStarterWords();
+  const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign, newTree(), draftBody));
+  const [saved, setSaved] = useState(() => JSON.stringify(bodyOf(draftOf(campaign, newTree(), draftBody))));
   const [schedule, setSchedule] = useState<Schedule>({ kind: 'now' });
   const [confirming, setConfirming] = useState<{ count: number; schedule: Schedule } | null>(null);
   const set = (p: Partial<CampaignDraft>) => setDraft((d) => ({ ...d, ...p }));

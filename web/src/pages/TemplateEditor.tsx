@@ -17,8 +17,9 @@ import { SendTest } from '../components/emailEditor/SendTest';
 import { TemplateFields } from '../components/emailEditor/TemplateFields';
 import { TemplateUsage } from '../components/emailEditor/TemplateUsage';
 import { VersionsDrawer } from '../components/emailEditor/VersionsDrawer';
-import { BLANK, contentOf, createBodyOf, draftOf, localised, metaChanges, type Draft, type Template } from '../components/emailEditor/templateDraft';
+import { blankDraft, contentOf, createBodyOf, draftOf, localised, metaChanges, type Draft, type Template } from '../components/emailEditor/templateDraft';
 import { useTranslation } from 'react-i18next';
+import { useStarterWords } from '../components/emailEditor/starterWords';
 
 /**
  * The template editor: settings, then the content of one language in the "Blocks" or "HTML" editor,
@@ -39,7 +40,8 @@ function Editor({
   const { t } = useTranslation('editor');
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template, content) : BLANK));
+  const { draftBody } = useStarterWords();
+  const [draft, setDraft] = useState<Draft>(() => (template ? draftOf(template, content) : blankDraft(draftBody)));
   const [saved, setSaved] = useState(() => JSON.stringify(draft));
   const [locale, setLocale] = useState('');
   const [selected, setSelected] = useState<string | null>(null);

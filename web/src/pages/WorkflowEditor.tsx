@@ -15,6 +15,7 @@ import type { InsertPoint } from '../components/workflow/canvasTypes';
 import { layoutGraph } from '../components/workflow/layout';
 import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
 import { TestRun } from '../components/workflow/TestRun';
+import { useStepWords } from '../components/workflow/stepWords';
 import { Trans, useTranslation } from 'react-i18next';
 
 /**
@@ -24,6 +25,7 @@ import { Trans, useTranslation } from 'react-i18next';
  */
 export default function WorkflowEditor() {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
@@ -226,9 +228,9 @@ export default function WorkflowEditor() {
               </Text>
               <Stack gap="sm">
                 {categories.map((c) => (
-                  <Stack key={c} gap={6} role="group" aria-label={c}>
+                  <Stack key={c} gap={6} role="group" aria-label={words.category(c)}>
                     <Text size="xs" fw={700} c="dimmed" tt="uppercase">
-                      {c}
+                      {words.category(c)}
                     </Text>
                     {palette
                       .filter((t) => t.category === c)
@@ -249,11 +251,11 @@ export default function WorkflowEditor() {
                         >
                           <UnstyledButton aria-pressed={draft?.type.type === t.type} aria-describedby={`step-type-${t.type}`} data-step-type={t.type}>
                             <Text size="sm" fw={600} span>
-                              <StepIcon name={t.icon} /> {t.title}
+                              <StepIcon name={t.icon} /> {words.title(t.type, t.title)}
                             </Text>
                           </UnstyledButton>
                           <Text size="xs" c="dimmed" lineClamp={2} id={`step-type-${t.type}`}>
-                            {t.description}
+                            {words.description(t.type, t.description)}
                           </Text>
                         </div>
                       ))}

@@ -11,6 +11,7 @@ import { ACTIVE_STATUSES, EXECUTION_STATUSES, STATUS_COLORS } from '../api/workf
 import { ErrorState, Loading } from '../components/States';
 import { ListTable } from '../components/ListPage';
 import { statusWords, waitWords } from '../components/workflow/stepStory';
+import { useStepWords } from '../components/workflow/stepWords';
 import { useTranslation } from 'react-i18next';
 import { momentWords } from '../api/dates';
 import { ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
@@ -25,6 +26,7 @@ const PAGE_SIZE = 25;
  */
 export default function WorkflowExecutions() {
   const { t } = useTranslation(['workflows', 'common']);
+  const words = useStepWords();
   const { projectId } = useCurrentProject();
   const { workflowId = '' } = useParams();
   const qc = useQueryClient();
@@ -124,7 +126,7 @@ export default function WorkflowExecutions() {
                   {ACTIVE_STATUSES.has(e.status) && e.currentStep ? (
                     <>
                       <Text size="sm">
-                        {e.currentStep.title}
+                        {words.title(e.currentStep.type, e.currentStep.title)}
                         {e.currentStep.name !== e.currentStep.title ? ` · ${e.currentStep.name}` : ''}
                       </Text>
                       {e.status === 'WAITING' && waitWords(e) ? (

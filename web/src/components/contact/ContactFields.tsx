@@ -6,6 +6,7 @@ import { useContactFields, useUpdateContact } from '../../api/hooks/contacts';
 import { momentWords } from '../../api/dates';
 import { ErrorState } from '../States';
 import { FieldForm } from './FieldForm';
+import { fieldValueWords } from './fieldValueWords';
 
 type Contact = ResponseOf<'/contacts/{id}', 'get'>;
 
@@ -16,6 +17,18 @@ function valueKind(v: unknown): 'list' | 'null' | 'string' | 'number' | 'boolean
   if (typeof v === 'string') return 'string';
   if (typeof v === 'number') return 'number';
   return typeof v === 'boolean' ? 'boolean' : 'object';
+}
+
+/** A field's value as people read it (fieldValueWords); an object, which has no such words, as JSON. */
+function ValueView({ value, type, field }: { value: unknown; type: string | undefined; field: string }) {
+  const { t } = useTranslation('contacts');
+  const words = fieldValueWords(value, type, { yes: t('detail.yes'), no: t('detail.no') });
+  if (words === null) return <Code data-field-value={field}>{JSON.stringify(value)}</Code>;
+  return (
+    <Text span size="sm" data-field-value={field}>
+      {words}
+    </Text>
+  );
 }
 
 /**
@@ -72,7 +85,7 @@ export function ContactFields({ projectId, contactId, contact: c }: { projectId:
             <Table.Tr key={k}>
               <Table.Th>{k}</Table.Th>
               <Table.Td>
-                <Code>{JSON.stringify(v)}</Code>{' '}
+                <ValueView value={v} type={typeOfField(k)} field={k} />{' '}
                 <Text span size="xs" c="dimmed" title={t('detail.typeHint')}>
                   {t(`fieldType.${typeOfField(k) ?? valueKind(v)}`)}
                 </Text>

@@ -8,6 +8,7 @@ import { BlockSettings } from './BlockSettings';
 import { addToColumn, findBlock, insertBlock, moveBlock, moveTo, newBlock, removeBlock, updateBlock } from './blocks';
 import { useHistory } from './useHistory';
 import { useTranslation } from 'react-i18next';
+import { useStarterWords } from './starterWords';
 
 interface Props {
   projectId: string;
@@ -25,6 +26,7 @@ interface Props {
  */
 export function BlocksEditor({ projectId, document: doc, onChange, selected, onSelect, flagged }: Props) {
   const { t } = useTranslation('editor');
+  const { block: blockWords } = useStarterWords();
   const history = useHistory(doc, onChange);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -32,7 +34,7 @@ export function BlocksEditor({ projectId, document: doc, onChange, selected, onS
   );
 
   const add = (type: BlockType, index?: number) => {
-    const block = newBlock(type);
+    const block = newBlock(type, blockWords);
     history.commit(insertBlock(doc, block, index === undefined ? { afterId: selected } : { index }));
     onSelect(block.id);
   };

@@ -5,16 +5,26 @@ export const PALETTE: BlockType[] = ['heading', 'text', 'button', 'image', 'divi
 
 const newId = () => `b${Math.random().toString(36).slice(2, 10)}`;
 
+/** The words a new block starts with, in the person's language (starterWords.ts). */
+export interface BlockWords {
+  heading: string;
+  message: string;
+  button: string;
+  html: string;
+}
+
+const ENGLISH: BlockWords = { heading: 'A heading', message: 'Write your message here.', button: 'Read more', html: 'Your HTML' };
+
 /** A new block of `type` with content that shows what it is; unset settings fall back to the brand. */
-export function newBlock(type: BlockType): Block {
+export function newBlock(type: BlockType, words: BlockWords = ENGLISH): Block {
   const id = newId();
   switch (type) {
     case 'heading':
-      return { id, type, text: 'A heading', level: 1 };
+      return { id, type, text: words.heading, level: 1 };
     case 'text':
-      return { id, type, html: '<p>Write your message here.</p>' };
+      return { id, type, html: `<p>${words.message}</p>` };
     case 'button':
-      return { id, type, text: 'Read more', href: 'https://example.com', align: 'center' };
+      return { id, type, text: words.button, href: 'https://example.com', align: 'center' };
     case 'image':
       return { id, type, src: '', alt: '' };
     case 'divider':
@@ -26,7 +36,7 @@ export function newBlock(type: BlockType): Block {
     case 'social':
       return { id, type, links: [{ network: 'web', href: 'https://example.com' }], align: 'center' };
     case 'html':
-      return { id, type, html: '<p>Your HTML</p>' };
+      return { id, type, html: `<p>${words.html}</p>` };
     case 'footer':
       return { id, type };
   }

@@ -24,7 +24,8 @@ export interface Draft extends Meta {
   variants: Record<string, VariantContent>;
 }
 
-export const BLANK: Draft = {
+/** A new template's draft; its body is the dashboard's, in the person's language (starterWords.ts draftBody). */
+export const blankDraft = (body: string): Draft => ({
   name: '',
   description: '',
   from: '',
@@ -33,11 +34,11 @@ export const BLANK: Draft = {
   type: 'MARKETING',
   editor: 'html',
   subject: '',
-  body: '<h1>Hello {{ data.firstName ?? "there" }}</h1>\n<p>Write your message here.</p>',
+  body,
   document: null,
   text: '',
   variants: {},
-};
+});
 
 /** The template's fields as the API may answer them (the editor's fields are new: older answers lack them). */
 type Loose = Partial<TemplateContent> & { description?: string | null; fromName?: string | null; replyTo?: string | null };

@@ -3,6 +3,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import type { StepType } from '../../api/workflows';
 import type { BranchEdge, InsertPoint } from './canvasTypes';
 import { StepIcon } from './StepIcon';
+import { useStepWords } from './stepWords';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -42,6 +43,7 @@ export function BranchEdgeView({ id, sourceX, sourceY, targetX, targetY, sourceP
  */
 export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: StepType[]; onAdd: (at: InsertPoint, type: StepType) => void }) {
   const { t: tr } = useTranslation('workflows');
+  const words = useStepWords();
   const categories = [...new Set(palette.map((t) => t.category))];
   return (
     <Menu withinPortal position="bottom" shadow="md">
@@ -53,12 +55,12 @@ export function AddStepMenu({ at, palette, onAdd }: { at: InsertPoint; palette: 
       <Menu.Dropdown>
         {categories.map((c) => (
           <div key={c}>
-            <Menu.Label>{c}</Menu.Label>
+            <Menu.Label>{words.category(c)}</Menu.Label>
             {palette
               .filter((t) => t.category === c)
               .map((t) => (
                 <Menu.Item key={t.type} leftSection={<StepIcon name={t.icon} />} onClick={() => onAdd(at, t)}>
-                  {t.title}
+                  {words.title(t.type, t.title)}
                 </Menu.Item>
               ))}
           </div>

@@ -1,8 +1,9 @@
 import { ActionIcon, Alert, Button, Fieldset, Group, MultiSelect, SegmentedControl, Stack, Switch, TagsInput, Text } from '@mantine/core';
 import { useState } from 'react';
-import { initialValue, labelOf, singular, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
+import { initialValue, labelOf, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
 import { type FieldProps, FilterTreeField, join, JsonField, ScalarField, typeOf } from './ConfigLeafFields';
 import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './FieldWidgets';
+import { useStepWords } from './stepWords';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -104,6 +105,7 @@ function SchemaField(props: FieldProps) {
 
 function ObjectField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const obj = (value ?? {}) as Record<string, unknown>;
   const present = value !== undefined;
   const requiredKeys = new Set(schema.required ?? []);
@@ -121,7 +123,7 @@ function ObjectField({ projectId, schema, value, onChange, path, label, required
       value={obj[key]}
       onChange={(v) => set(key, v)}
       path={join(path, key)}
-      label={labelOf(key)}
+      label={words.field(key)}
       required={requiredKeys.has(key)}
       errors={errors}
       claim={claim}
@@ -146,7 +148,8 @@ function ObjectField({ projectId, schema, value, onChange, path, label, required
 
 function UnionField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
   const { t } = useTranslation('workflows');
-  const words = { with: (fields: string) => t('config.withFields', { fields }), form: (n: number) => t('config.formN', { n }) };
+  const stepWords = useStepWords();
+  const words = { with: (fields: string) => t('config.withFields', { fields }), form: (n: number) => t('config.formN', { n }), field: stepWords.field };
   const variants = (schema.anyOf ?? schema.oneOf)!;
   const [index, setIndex] = useState(() => variantIndex(schema, value));
   const choose = (i: number) => {
@@ -186,6 +189,7 @@ function UnionField({ projectId, schema, value, onChange, path, label, required,
 
 function ArrayField({ projectId, schema, value, onChange, path, label, required, errors, claim }: FieldProps) {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const list = Array.isArray(value) ? value : [];
   const items = schema.items ?? {};
   const error = errors[path];
@@ -194,7 +198,7 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
       <MultiSelect
         label={label}
         required={required}
-        data={items.enum.map(String)}
+        data={items.enum.map((v) => ({ value: String(v), label: words.value(String(v)) }))}
         value={list.map(String)}
         onChange={(v) => onChange(v.length || required ? v : undefined)}
         error={error}
@@ -208,7 +212,8 @@ function ArrayField({ projectId, schema, value, onChange, path, label, required,
   }
   const max = schema.maxItems ?? Number.POSITIVE_INFINITY;
   const min = schema.minItems ?? 0;
-  const one = singular(label).toLowerCase();
+  // The list's own property name (`branches` of `branches` or `x.branches`) names its rows.
+  const one = words.item(path.split('.').pop() ?? '', label);
   return (
     <Fieldset legend={label} aria-describedby={error ? `${path}-error` : undefined}>
       <Stack gap="xs">

@@ -2,6 +2,7 @@ import { Fieldset, NumberInput, Select, Switch, Textarea, TextInput } from '@man
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
 import type { JsonSchema } from '../../api/workflows';
+import { useStepWords } from './stepWords';
 import { useTranslation } from 'react-i18next';
 
 /** The inputs of a config form (ConfigForm) that hold no other field: enums, strings, numbers, booleans, JSON and the filter tree. */
@@ -26,6 +27,7 @@ export const join = (path: string, key: string | number) => (path ? `${path}.${k
 /** An enum, a string, a number or a boolean; anything else is edited as JSON. */
 export function ScalarField(props: FieldProps) {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const { schema, value, onChange, label, required, errors, path } = props;
   const error = errors[path];
   const description = schema.description;
@@ -35,7 +37,7 @@ export function ScalarField(props: FieldProps) {
         label={label}
         required={required}
         description={description}
-        data={schema.enum.map(String)}
+        data={schema.enum.map((v) => ({ value: String(v), label: words.value(String(v)) }))}
         value={value === undefined ? null : String(value)}
         clearable={!required}
         onChange={(v) => onChange(v ?? undefined)}

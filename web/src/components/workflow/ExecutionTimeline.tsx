@@ -7,6 +7,7 @@ import { ACTIVE_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } f
 import { ErrorState, Loading } from '../States';
 import { statusWords, stepStory, waitWords } from './stepStory';
 import { RawOutput } from './RawOutput';
+import { useStepWords } from './stepWords';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 
@@ -34,8 +35,12 @@ export function ExecutionTimeline({
   });
   const e = detail.data;
   const temporal = config.data?.temporal;
-  const stepName = (id: string) => workflow.steps.find((s) => s.id === id)?.name ?? id;
-  const typeTitle = (type: string) => workflow.steps.find((s) => s.type === type)?.title ?? type;
+  const words = useStepWords();
+  const stepName = (id: string) => {
+    const step = workflow.steps.find((s) => s.id === id);
+    return step ? words.stepName(step) : id;
+  };
+  const typeTitle = (type: string) => words.title(type, workflow.steps.find((s) => s.type === type)?.title ?? type);
   return (
     <Paper withBorder p="md" component="section" aria-label={t('timeline.label')}>
       <Group justify="space-between" mb="sm">

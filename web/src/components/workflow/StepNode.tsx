@@ -5,6 +5,7 @@ import { numberWords } from '../../api/dates';
 import { AddStepMenu } from './BranchEdge';
 import type { StepNode } from './canvasTypes';
 import { StepIcon } from './StepIcon';
+import { useStepWords } from './stepWords';
 import { useTranslation } from 'react-i18next';
 
 const fmt = (n: number) => numberWords(n);
@@ -33,7 +34,10 @@ function StepNumbers({ stats }: { stats: StepStats }) {
 /** A step on the canvas: its title, summary and numbers, its problems, a target handle and one source handle per branch ("+" on an open one). */
 export function StepNodeView({ data, selected }: NodeProps<StepNode>) {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const { step, problems, icon, internal, open, palette, onAdd, stats } = data;
+  const name = words.stepName(step);
+  const title = words.title(step.type, step.title);
   const branches = step.branches;
   const bad = problems.length > 0;
   return (
@@ -49,22 +53,22 @@ export function StepNodeView({ data, selected }: NodeProps<StepNode>) {
       <Handle
         type="target"
         position={Position.Top}
-        title={t('canvas.into', { name: step.name })}
+        title={t('canvas.into', { name })}
         isConnectable={!internal}
         style={internal ? { visibility: 'hidden' } : undefined}
       />
       <Group gap={4} wrap="nowrap">
         <StepIcon name={icon} />
         <Text fw={600} size="sm" truncate>
-          {step.title}
+          {title}
         </Text>
       </Group>
       <Text size="xs" data-summary lineClamp={2}>
         {step.summary}
       </Text>
-      {step.name !== step.title ? (
+      {name !== title ? (
         <Text size="10px" c="dimmed" truncate>
-          {step.name}
+          {name}
         </Text>
       ) : null}
       {stats ? <StepNumbers stats={stats} /> : null}
@@ -85,14 +89,14 @@ export function StepNodeView({ data, selected }: NodeProps<StepNode>) {
                   style={{ position: 'absolute', left, transform: 'translateX(-50%)', top: 0, whiteSpace: 'nowrap' }}
                   data-branch-count={b}
                 >
-                  {stats ? `${b} · ${fmt(stats.left[b] ?? 0)}` : b}
+                  {stats ? `${words.branch(b)} · ${fmt(stats.left[b] ?? 0)}` : words.branch(b)}
                 </Text>
                 <Handle
                   type="source"
                   id={b}
                   position={Position.Bottom}
                   style={{ left }}
-                  title={t('canvas.branchOf', { branch: b, name: step.name })}
+                  title={t('canvas.branchOf', { branch: words.branch(b), name })}
                   data-branch={b}
                 />
                 {open.includes(b) ? (

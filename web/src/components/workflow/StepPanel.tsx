@@ -2,8 +2,9 @@ import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } fr
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { api, fieldError, unwrap } from '../../api/client';
-import { configErrors, initialValue, labelOf, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
+import { configErrors, initialValue, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
 import { ConfigForm } from './ConfigForm';
+import { useStepWords } from './stepWords';
 import type { CanvasProblem } from './canvasTypes';
 import { useTranslation } from 'react-i18next';
 
@@ -38,7 +39,12 @@ export function StepPanel({
 }) {
   const { t } = useTranslation(['workflows', 'common']);
   const schema = stepType.configSchema as JsonSchema;
-  const [name, setName] = useState(step?.name ?? stepType.title);
+  const words = useStepWords();
+  // A step still named by its type's title shows that title in the person's language; saved
+  // unchanged, it keeps the name it had (a new one, the server's title), so each reader sees it in theirs.
+  const shownName = step ? words.stepName(step) : words.title(stepType.type, stepType.title);
+  const [name, setName] = useState(shownName);
+  const savedName = name === shownName ? (step?.name ?? stepType.title) : name;
   const [config, setConfig] = useState<Record<string, unknown>>(
     () => (step?.config as Record<string, unknown>) ?? (initialValue(schema) as Record<string, unknown>) ?? {},
   );
@@ -52,12 +58,15 @@ export function StepPanel({
   const save = useMutation({
     meta: { success: t('step.saved') },
     mutationFn: async () => {
-      if (step) return unwrap(api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, body: { name, config } }));
+      if (step)
+        return unwrap(
+          api.PATCH('/workflows/{id}/steps/{stepId}', { params: { path: { id: workflow.id, stepId: step.id } }, body: { name: savedName, config } }),
+        );
       return unwrap(
         api.POST('/workflows/{id}/steps', {
           ...path,
           // The document's enum is the product's registry; the server may run more types (GET /workflows/step-types lists them).
-          body: { type: stepType.type as never, name, config, ...(after ? { after } : {}) },
+          body: { type: stepType.type as never, name: savedName, config, ...(after ? { after } : {}) },
         }),
       );
     },
@@ -80,16 +89,16 @@ export function StepPanel({
   const isTrigger = stepType.internal;
   // Nothing leads into the trigger (the API refuses it), nor from a step to itself.
   const targets = workflow.steps.filter((s) => s.id !== step?.id && s.id !== workflow.steps[0]?.id);
-  const label = step ? step.name : t('step.newStepOf', { title: stepType.title });
+  const label = step ? shownName : t('step.newStepOf', { title: words.title(stepType.type, stepType.title) });
 
   return (
-    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? t('step.stepNamed', { name: step.name }) : t('step.newStep')}>
+    <Paper ref={panel} withBorder p="md" component="section" aria-label={step ? t('step.stepNamed', { name: shownName }) : t('step.newStep')}>
       <Stack gap="sm">
         <Title order={2} size="h4">
           {label}
         </Title>
         <Text size="xs" c="dimmed" lineClamp={3}>
-          {stepType.description}
+          {words.description(stepType.type, stepType.description)}
         </Text>
         {problems.length ? (
           <Alert color="red" title={t('step.problems')} role="alert">
@@ -143,9 +152,9 @@ export function StepPanel({
               return (
                 <Select
                   key={branch}
-                  label={t('step.leadsTo', { branch: labelOf(branch) })}
+                  label={t('step.leadsTo', { branch: words.branchLabel(branch) })}
                   placeholder={step.requiredBranches.includes(branch) ? t('step.required') : t('step.endsHere')}
-                  data={targets.map((s) => ({ value: s.id, label: s.name }))}
+                  data={targets.map((s) => ({ value: s.id, label: words.stepName(s) }))}
                   value={current?.toStepId ?? null}
                   clearable
                   onChange={async (to) => {

@@ -6,6 +6,7 @@ import { useTestRun } from '../../api/hooks/workflows';
 import { ACTIVE_STATUSES, STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
+import { useStepWords } from './stepWords';
 import { statusWords, stepStory } from './stepStory';
 import { useTranslation } from 'react-i18next';
 
@@ -16,6 +17,7 @@ import { useTranslation } from 'react-i18next';
  */
 export function TestRun({ projectId, workflow }: { projectId: string; workflow: Workflow }) {
   const { t } = useTranslation('workflows');
+  const words = useStepWords();
   const [contactId, setContactId] = useState<string | null>(null);
   const [callWebhooks, setCallWebhooks] = useState(false);
   const start = useMutation({
@@ -79,7 +81,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
                 <List.Item key={`${s.stepId}-${s.startedAt}`} data-step-id={s.stepId}>
                   <Group gap="xs">
                     <Text size="sm" fw={600}>
-                      {step ? `${step.title}: ${step.name}` : s.type}
+                      {step ? `${words.title(step.type, step.title)}: ${words.stepName(step)}` : s.type}
                     </Text>
                     <Badge size="sm" variant="light" color={STATUS_COLORS[s.status] ?? 'gray'}>
                       {statusWords(s.status)}
@@ -93,7 +95,7 @@ export function TestRun({ projectId, workflow }: { projectId: string; workflow: 
                   <Text size="sm" data-story>
                     {stepStory(s)}
                   </Text>
-                  {s.output !== null && s.output !== undefined ? <RawOutput name={step?.name ?? s.type} output={s.output} /> : null}
+                  {s.output !== null && s.output !== undefined ? <RawOutput name={step ? words.stepName(step) : s.type} output={s.output} /> : null}
                 </List.Item>
               );
             })}

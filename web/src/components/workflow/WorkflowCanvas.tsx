@@ -1,10 +1,21 @@
 import '@xyflow/react/dist/style.css';
-import { Background, Controls, MarkerType, ReactFlow, useNodesState, type Connection, type ReactFlowInstance } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  MarkerType,
+  Panel,
+  ReactFlow,
+  useNodesState,
+  type AriaLabelConfig,
+  type Connection,
+  type ReactFlowInstance,
+} from '@xyflow/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { StepStats, StepType, Workflow } from '../../api/workflows';
 import { BranchEdgeView } from './BranchEdge';
 import type { BranchEdge, CanvasProblem, InsertPoint, StepNode } from './canvasTypes';
 import { StepNodeView } from './StepNode';
+import { useStepWords } from './stepWords';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -16,6 +27,11 @@ import { useTranslation } from 'react-i18next';
 
 const edgeTypes = { branch: BranchEdgeView };
 const nodeTypes = { step: StepNodeView };
+
+/** The library's name and page, for the attribution the canvas carries (a name, the same in every language). */
+const REACT_FLOW = 'React Flow';
+const REACT_FLOW_URL = 'https://reactflow.dev';
+const DIRECTIONS = new Set(['up', 'down', 'left', 'right']);
 
 /** Where a step without a stored position is drawn: a column, in the order steps were added. */
 export const defaultPosition = (index: number) => ({ x: 260, y: 40 + index * 150 });
@@ -51,6 +67,8 @@ export function WorkflowCanvas({
   onDeleteStep: (stepId: string) => void;
 }) {
   const { t: tr } = useTranslation('workflows');
+  const { t: ts } = useTranslation('steps');
+  const words = useStepWords();
   const derived = useMemo<StepNode[]>(() => {
     const palette = types.filter((t) => !t.internal);
     return workflow.steps.map((step, i) => {
@@ -62,12 +80,30 @@ export function WorkflowCanvas({
         type: 'step',
         position: step.position ?? layout[step.id] ?? defaultPosition(i),
         data: { step, problems: problems[step.id] ?? [], icon: type?.icon, internal, open, palette, onAdd, stats: stats?.[step.id] },
-        ariaLabel: `${step.name} (${step.title})`,
+        ariaLabel: `${words.stepName(step)} (${words.title(step.type, step.title)})`,
         deletable: !internal,
         selected: step.id === selectedId,
       };
     });
-  }, [workflow, problems, selectedId, types, onAdd, layout, stats]);
+  }, [workflow, problems, selectedId, types, onAdd, layout, stats, words]);
+  // The library's own controls and screen-reader texts, in the person's language.
+  const ariaLabelConfig = useMemo<Partial<AriaLabelConfig>>(
+    () => ({
+      'node.a11yDescription.default': ts('flow.nodeHelp'),
+      'node.a11yDescription.keyboardDisabled': ts('flow.nodeHelpKeyboard'),
+      'node.a11yDescription.ariaLiveMessage': ({ direction, x, y }) =>
+        ts('flow.moved', { direction: DIRECTIONS.has(direction) ? ts(`flow.direction.${direction as 'up'}`) : direction, x, y }),
+      'edge.a11yDescription.default': ts('flow.edgeHelp'),
+      'controls.ariaLabel': ts('flow.controls'),
+      'controls.zoomIn.ariaLabel': ts('flow.zoomIn'),
+      'controls.zoomOut.ariaLabel': ts('flow.zoomOut'),
+      'controls.fitView.ariaLabel': ts('flow.fitView'),
+      'controls.interactive.ariaLabel': ts('flow.interactive'),
+      'minimap.ariaLabel': ts('flow.minimap'),
+      'handle.ariaLabel': ts('flow.handle'),
+    }),
+    [ts],
+  );
   // Local node state so a drag moves the node at once; the server's graph replaces it when it changes.
   const [nodes, setNodes, onNodesChange] = useNodesState<StepNode>(derived);
   useEffect(() => setNodes(derived), [derived, setNodes]);
@@ -79,6 +115,10 @@ export function WorkflowCanvas({
   }, [count]);
 
   const edges = useMemo<BranchEdge[]>(() => {
+    const nameOf = (id: string) => {
+      const step = workflow.steps.find((s) => s.id === id);
+      return step ? words.stepName(step) : undefined;
+    };
     const palette = types.filter((t) => !t.internal);
     return workflow.transitions.map((t) => ({
       id: t.id,
@@ -86,16 +126,16 @@ export function WorkflowCanvas({
       source: t.fromStepId,
       target: t.toStepId,
       sourceHandle: t.branch,
-      label: t.branch,
+      label: words.branch(t.branch),
       ariaLabel: tr('canvas.edge', {
-        branch: t.branch,
-        from: workflow.steps.find((s) => s.id === t.fromStepId)?.name,
-        to: workflow.steps.find((s) => s.id === t.toStepId)?.name,
+        branch: words.branch(t.branch),
+        from: nameOf(t.fromStepId),
+        to: nameOf(t.toStepId),
       }),
       markerEnd: { type: MarkerType.ArrowClosed },
       data: { at: { stepId: t.fromStepId, branch: t.branch }, palette, onAdd },
     }));
-  }, [workflow, types, onAdd, tr]);
+  }, [workflow, types, onAdd, tr, words]);
 
   return (
     <div style={{ height: 600 }}>
@@ -120,9 +160,18 @@ export function WorkflowCanvas({
         deleteKeyCode={['Backspace', 'Delete']}
         fitView
         fitViewOptions={{ maxZoom: 1 }}
+        ariaLabelConfig={ariaLabelConfig}
+        // The library's attribution names itself in English only: the canvas draws the same link
+        // below, named in the person's language.
+        proOptions={{ hideAttribution: true }}
       >
         <Background />
         <Controls showInteractive={false} />
+        <Panel position="bottom-right" className="react-flow__attribution">
+          <a href={REACT_FLOW_URL} target="_blank" rel="noopener noreferrer" aria-label={ts('flow.attribution')}>
+            {REACT_FLOW}
+          </a>
+        </Panel>
       </ReactFlow>
     </div>
   );

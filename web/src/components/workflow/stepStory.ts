@@ -1,6 +1,7 @@
 import type { ExecutionDetail } from '../../api/workflows';
 import { momentWords, numberWords } from '../../api/dates';
 import { i18n } from '../../i18n';
+import { stepWords } from './stepWords';
 
 /**
  * What a step of an execution did, in words, for the timeline (the raw output stays one click away).
@@ -38,7 +39,7 @@ function known<K extends string>(words: Record<K, string>, code: string): string
 export function stepStory(s: HistoryStep): string {
   const w = t();
   const o = (s.output && typeof s.output === 'object' ? s.output : {}) as Record<string, unknown>;
-  const took = s.branch ? w('story.took', { branch: s.branch }) : '';
+  const took = s.branch ? w('story.took', { branch: stepWords(i18n.getFixedT(null, 'steps')).branch(s.branch) }) : '';
   const ended = typeof o.ended === 'string' ? `; ${o.ended}` : '';
   if (s.status === 'RUNNING') return w('story.inProgress');
   if (s.status === 'CANCELLED') return w('story.cancelledHere');

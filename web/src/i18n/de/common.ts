@@ -14,6 +14,8 @@ export const common: Catalogue<typeof en> = {
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
   cancel: 'Abbrechen',
   close: 'Schließen',
+  /** The eye button of a password input. */
+  passwordVisibility: 'Passwort anzeigen oder verbergen',
   pages: 'Seiten',
   undo: 'Rückgängig',
   didNotWork: 'Das hat nicht geklappt',

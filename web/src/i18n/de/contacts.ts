@@ -205,6 +205,9 @@ export const contacts: Catalogue<typeof en> = {
     fields: 'Felder',
     addField: 'Feld hinzufügen',
     fieldsTable: 'Felder des Kontakts',
+    /** A true / false field's value as the fields table reads it. */
+    yes: 'ja',
+    no: 'nein',
     id: 'ID',
     created: 'erstellt',
     updated: 'geändert',

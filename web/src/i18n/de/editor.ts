@@ -227,14 +227,6 @@ export const editor: Catalogue<typeof en> = {
     heading: 'Mit einer Vorlage beginnen',
     failed: 'Startvorlagen nicht geladen',
     thumbnail: 'Vorschaubild von {{name}}',
-    items: {
-      welcome: { name: 'Willkommen', description: 'Begrüßt einen neuen Abonnenten und zeigt den ersten Schritt' },
-      newsletter: { name: 'Newsletter', description: 'Ein Aufmacher und zwei Beiträge nebeneinander' },
-      'product-update': { name: 'Produktneuheit', description: 'Kündigt eine Funktion mit Bild und Schaltfläche an' },
-      receipt: { name: 'Beleg', description: 'Bestätigt eine Zahlung mit den Bestelldetails' },
-      'password-reset': { name: 'Passwort zurücksetzen', description: 'Ein Link zum Zurücksetzen, der abläuft' },
-      'event-invitation': { name: 'Einladung zu einer Veranstaltung', description: 'Lädt zu einer Veranstaltung ein, mit Datum, Ort und Zusage' },
-    },
   },
   templateFields: {
     name: 'Name',

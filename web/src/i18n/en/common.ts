@@ -13,6 +13,8 @@ export const common = {
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
   cancel: 'Cancel',
   close: 'Close',
+  /** The eye button of a password input. */
+  passwordVisibility: 'Show or hide the password',
   pages: 'Pages',
   undo: 'Undo',
   didNotWork: 'That did not work',

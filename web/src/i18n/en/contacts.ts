@@ -215,6 +215,9 @@ export const contacts = {
     fields: 'Fields',
     addField: 'Add field',
     fieldsTable: 'Contact fields',
+    /** A true / false field's value as the fields table reads it. */
+    yes: 'yes',
+    no: 'no',
     id: 'id',
     created: 'created',
     updated: 'updated',

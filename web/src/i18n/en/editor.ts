@@ -229,19 +229,6 @@ export const editor = {
     heading: 'Start from a template',
     failed: 'Starters not loaded',
     thumbnail: '{{name}} thumbnail',
-    /**
-     * Each starter of lib/starters by its id: its name and description in words (the API keeps its
-     * English; the starter's content is the sample a person rewrites). test/unit/starterWords.test.ts
-     * checks every starter has them in en, fr and de.
-     */
-    items: {
-      welcome: { name: 'Welcome', description: 'Greets a new subscriber and points to the first step' },
-      newsletter: { name: 'Newsletter', description: 'A headline story and two side-by-side pieces' },
-      'product-update': { name: 'Product update', description: 'Announces a feature with a picture and a button' },
-      receipt: { name: 'Receipt', description: 'Confirms a payment with the order details' },
-      'password-reset': { name: 'Password reset', description: 'A reset link that expires' },
-      'event-invitation': { name: 'Event invitation', description: 'Invites to an event with date, place and RSVP' },
-    },
   },
   templateFields: {
     name: 'Name',

@@ -14,6 +14,8 @@ export const common: Catalogue<typeof en> = {
   languages: { en: 'English', fr: 'Français', de: 'Deutsch' },
   cancel: 'Annuler',
   close: 'Fermer',
+  /** The eye button of a password input. */
+  passwordVisibility: 'Afficher ou masquer le mot de passe',
   pages: 'Pages',
   undo: 'Annuler',
   didNotWork: 'Cela n’a pas fonctionné',

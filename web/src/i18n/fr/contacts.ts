@@ -206,6 +206,9 @@ export const contacts: Catalogue<typeof en> = {
     fields: 'Champs',
     addField: 'Ajouter un champ',
     fieldsTable: 'Champs du contact',
+    /** A true / false field's value as the fields table reads it. */
+    yes: 'oui',
+    no: 'non',
     id: 'identifiant',
     created: 'créé le',
     updated: 'modifié le',

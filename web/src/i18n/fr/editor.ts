@@ -227,14 +227,6 @@ export const editor: Catalogue<typeof en> = {
     heading: "Partir d'un modèle",
     failed: 'Modèles de départ non chargés',
     thumbnail: 'Miniature de {{name}}',
-    items: {
-      welcome: { name: 'Bienvenue', description: 'Accueille un nouvel abonné et lui montre la première étape' },
-      newsletter: { name: 'Newsletter', description: 'Un article à la une et deux sujets côte à côte' },
-      'product-update': { name: 'Nouveauté produit', description: 'Annonce une fonctionnalité avec une image et un bouton' },
-      receipt: { name: 'Reçu', description: 'Confirme un paiement avec le détail de la commande' },
-      'password-reset': { name: 'Réinitialisation du mot de passe', description: 'Un lien de réinitialisation qui expire' },
-      'event-invitation': { name: 'Invitation à un événement', description: 'Invite à un événement avec la date, le lieu et une réponse' },
-    },
   },
   templateFields: {
     name: 'Nom',

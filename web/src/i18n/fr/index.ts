@@ -8,7 +8,9 @@ import { frame } from './frame';
 import { home } from './home';
 import { mail } from './mail';
 import { settings } from './settings';
+import { starters } from './starters';
+import { steps } from './steps';
 import { workflows } from './workflows';
 
 /** Every namespace of this language (resources.ts lists the languages; index.ts loads this one). */
-export const fr = { common, frame, account, home, campaigns, contacts, data, settings, editor, workflows, mail };
+export const fr = { common, frame, account, home, campaigns, contacts, data, settings, editor, workflows, mail, steps, starters };
