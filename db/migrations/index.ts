@@ -61,6 +61,7 @@ import * as rollupNameCount from './072_rollup_name_count';
 import * as consentProjectFk from './073_consent_project_fk';
 import * as membershipHistoryProjectFk from './074_membership_history_project_fk';
 import * as rollupDeleteGoneProject from './075_rollup_delete_gone_project';
+import * as windowCountIndexes from './077_window_count_indexes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -129,6 +130,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['073_consent_project_fk', consentProjectFk],
   ['074_membership_history_project_fk', membershipHistoryProjectFk],
   ['075_rollup_delete_gone_project', rollupDeleteGoneProject],
+  ['077_window_count_indexes', windowCountIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -10591,7 +10591,7 @@ export interface operations {
                         /** @description contacts of the project the condition matches now */
                         count: number;
                         /**
-                         * @description present when `count` is an estimate from a sample: counts at or above COUNT_ESTIMATE_THRESHOLD contacts are estimated
+                         * @description present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 5 % of it (a 95 % interval of about ±10 %), and exact otherwise
                          * @constant
                          */
                         estimated?: true;
@@ -16111,6 +16111,11 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        /**
+                         * @description present when `total` is an estimate: a DYNAMIC segment's live match in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, estimated as POST /contacts/count is
+                         * @constant
+                         */
+                        estimated?: true;
                         hasMore: boolean;
                         page: number;
                         pageSize: number;
