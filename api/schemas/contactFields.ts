@@ -23,7 +23,7 @@ export const CountOut = z.object({
     .literal(true)
     .optional()
     .describe(
-      'present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 5 % of it (a 95 % interval of about ±10 %), and exact otherwise',
+      'present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise',
     ),
 });
 

@@ -10591,7 +10591,7 @@ export interface operations {
                         /** @description contacts of the project the condition matches now */
                         count: number;
                         /**
-                         * @description present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 5 % of it (a 95 % interval of about ±10 %), and exact otherwise
+                         * @description present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise
                          * @constant
                          */
                         estimated?: true;
