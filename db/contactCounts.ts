@@ -76,8 +76,10 @@ export async function countMatchingOrEstimate(db: Knex, projectId: string, tree:
     if (projectRows >= opts.threshold) {
       const rows = opts.sampleRows ?? SAMPLE_ROWS;
       for (const sampleRows of [rows / 10, rows]) {
-        const share = solidShare(await sampleBlocks(db, projectId, tree, fieldTypes, sampleRows));
+        const blocks = await sampleBlocks(db, projectId, tree, fieldTypes, sampleRows);
+        const share = solidShare(blocks);
         if (share !== null) return { count: Math.round(share * projectRows), estimated: true };
+        if (sampleRows < rows && !largerSampleMayBeSolid(blocks, rows / sampleRows)) break;
       }
     }
   }
@@ -98,20 +100,42 @@ export interface SampleBlocks {
 }
 
 /**
- * The matching share when the sample pins it down, else null. The share is a ratio estimate over
- * blocks (sum of matches / sum of the project's rows); its variance, with the finite-population
- * correction of the blocks sampled, is (1 - f) · n/(n - 1) · Σ(h - R·s)² / (Σs)², and the estimate
- * stands when its standard error is at most MAX_RELATIVE_ERROR of it. A sample of every block is the
- * exact share (variance 0).
+ * The sample's matching share and its standard error relative to it. The share is a ratio estimate
+ * over blocks (sum of matches / sum of the project's rows); its variance, with the finite-population
+ * correction of the blocks sampled, is (1 - f) · n/(n - 1) · Σ(h - R·s)² / (Σs)². A sample of every
+ * block is the exact share (error 0). Infinite when the sample has no match.
+ */
+function shareAndError(b: SampleBlocks): { share: number; error: number } {
+  const share = b.hits / b.seen;
+  if (b.hits === 0) return { share, error: Number.POSITIVE_INFINITY };
+  if (b.fraction >= 1) return { share, error: 0 };
+  const residuals = Math.max(0, b.hh - 2 * share * b.hs + share * share * b.ss);
+  const variance = ((1 - b.fraction) * (b.blocks / (b.blocks - 1)) * residuals) / (b.seen * b.seen);
+  return { share, error: Math.sqrt(variance) / share };
+}
+
+/**
+ * The matching share when the sample pins it down, else null: enough of the project's rows and
+ * matches, and a standard error at most MAX_RELATIVE_ERROR of the share.
  */
 export function solidShare(b: SampleBlocks): number | null {
   if (b.seen < MIN_SAMPLED_ROWS || b.blocks < 2) return null;
-  const share = b.hits / b.seen;
-  if (b.fraction >= 1) return b.hits > 0 ? share : null;
-  if (b.hits < MIN_SAMPLED_MATCHES) return null;
-  const residuals = Math.max(0, b.hh - 2 * share * b.hs + share * share * b.ss);
-  const variance = ((1 - b.fraction) * (b.blocks / (b.blocks - 1)) * residuals) / (b.seen * b.seen);
-  return Math.sqrt(variance) <= MAX_RELATIVE_ERROR * share ? share : null;
+  const { share, error } = shareAndError(b);
+  if (b.fraction < 1 && b.hits < MIN_SAMPLED_MATCHES) return null;
+  return error <= MAX_RELATIVE_ERROR ? share : null;
+}
+
+/**
+ * Whether a sample `factor` times larger could be solid where this one was not: the error shrinks
+ * about as 1/√factor and the matches grow by the factor. A rare match (none or a few in the smaller
+ * sample) is then counted exactly without reading the larger sample first.
+ */
+export function largerSampleMayBeSolid(b: SampleBlocks, factor: number): boolean {
+  if (b.fraction >= 1) return false;
+  if (b.seen < MIN_SAMPLED_ROWS || b.blocks < 2) return true;
+  if (b.hits * factor < MIN_SAMPLED_MATCHES) return false;
+  // A margin: the smaller sample's error is itself an estimate.
+  return shareAndError(b).error / Math.sqrt(factor) <= 1.5 * MAX_RELATIVE_ERROR;
 }
 
 async function sampleBlocks(db: Knex, projectId: string, tree: unknown, fieldTypes: FieldTypes, sampleRows: number): Promise<SampleBlocks> {
