@@ -31,9 +31,12 @@ export interface BenchStack {
 /**
  * BENCH_TEMPORAL=server runs the bench on the production Temporal server (built from its Go
  * module, persistence and visibility on Postgres; scripts/temporalServer.ts) instead of the CLI's
- * dev server, with throwaway databases of its own.
+ * dev server, with throwaway databases of its own; BENCH_TEMPORAL=none starts none.
  */
 async function startTemporal(): Promise<BenchStack['server']> {
+  // BENCH_TEMPORAL=none: no server at all, for benches that only read (bench/scale.ts's reads and
+  // seed never reach Temporal; the gateway connects lazily, so nothing asks for the address).
+  if (process.env.BENCH_TEMPORAL === 'none') return { address: '127.0.0.1:1', process: undefined as never, stop: async () => undefined };
   if (process.env.BENCH_TEMPORAL !== 'server') return startDevServer({ headless: true });
   const { startServerProcess, freePortRange } = await import('../scripts/temporalServer');
   const id = `svc_bench_${Date.now()}_${crypto.randomBytes(3).toString('hex')}`;

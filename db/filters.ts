@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { registeredFields, FieldType } from './fields';
 import { FieldTypes, FilterError, FilterProblem } from './filters/model';
 import { resolveTree } from './filters/resolve';
-import { emitTree, Binding } from './filters/sql';
+import { emitTree, Binding, Scope } from './filters/sql';
 
 /**
  * THE filter-tree compiler (docs/architecture.md): segments, campaign audiences and workflow CONDITION
@@ -42,6 +42,8 @@ export interface CompiledFilter {
 
 export interface CompileOptions {
   fieldTypes: FieldTypes;
+  /** `few` when the query asks about a few contacts (a sample, a compute chunk); default `all` of the project's (db/filters/sql.ts Scope). */
+  scope?: Scope;
 }
 
 /** Every problem of a tree (at most 20), `[]` when it compiles. Without `fieldTypes`, data types come from the filters alone. */
@@ -53,7 +55,7 @@ export function filterProblems(tree: unknown, fieldTypes: FieldTypes = {}): Filt
 export function compileFilter(tree: unknown, opts: CompileOptions): CompiledFilter {
   const resolved = resolveTree(tree, opts.fieldTypes);
   if (!resolved.tree) throw new FilterError(resolved.problems);
-  return emitTree(resolved.tree);
+  return emitTree(resolved.tree, opts.scope);
 }
 
 export async function loadFieldTypes(db: Knex, projectId: string): Promise<Record<string, FieldType>> {

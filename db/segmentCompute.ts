@@ -169,7 +169,8 @@ async function runChunk(db: Knex, runId: string, batchSize: number): Promise<{ s
 export async function chunkStatement(trx: Knex, run: ComputeRunRow, segment: SegmentRow, batchSize: number) {
   const lo = run.cursor ?? '';
   const project = segment.project_id;
-  const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project) });
+  // A chunk asks about its own contacts only: a windowed count reads their events, not the project's window.
+  const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project), scope: 'few' });
   // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
   // listened (2), waits, written.
   const bindings = [

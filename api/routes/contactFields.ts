@@ -48,7 +48,7 @@ export default [
       const reader = await heavyReader(ctx.deps, project.id);
       try {
         const threshold = ctx.deps.config.countEstimateThreshold;
-        const counted = await countMatchingOrEstimate(reader, projectId, body.condition, await loadFieldTypes(reader, projectId), threshold);
+        const counted = await countMatchingOrEstimate(reader, projectId, body.condition, await loadFieldTypes(reader, projectId), { threshold });
         return { count: counted.count, ...(counted.estimated ? { estimated: true as const } : {}) };
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;

@@ -182,8 +182,16 @@ export default [
       if (after === null) throw new FlatError(400, 'Invalid cursor: pass the cursor of a previous page');
       const segment = await segmentOr404(ctx, project.id, params.id);
       const reader = await heavyReader(ctx.deps, project.id);
-      const r = await evaluating(() => listMembers(reader, segment, query.page, query.pageSize, after));
-      return { data: r.rows.map(presentContact), total: r.total, page: r.page, pageSize: query.pageSize, cursor: r.cursor, hasMore: r.hasMore };
+      const r = await evaluating(() => listMembers(reader, segment, query.page, query.pageSize, after, ctx.deps.config.countEstimateThreshold));
+      return {
+        data: r.rows.map(presentContact),
+        total: r.total,
+        ...(r.estimated ? { estimated: true as const } : {}),
+        page: r.page,
+        pageSize: query.pageSize,
+        cursor: r.cursor,
+        hasMore: r.hasMore,
+      };
     },
   }),
   route({

@@ -22,7 +22,9 @@ export const CountOut = z.object({
   estimated: z
     .literal(true)
     .optional()
-    .describe('present when `count` is an estimate from a sample: counts at or above COUNT_ESTIMATE_THRESHOLD contacts are estimated'),
+    .describe(
+      'present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise',
+    ),
 });
 
 export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;

@@ -102,6 +102,12 @@ export const MemberPageQuery = PageQuery.extend({
 export const MemberPageOut = z.object({
   data: z.array(ContactOut),
   total: z.number().int(),
+  estimated: z
+    .literal(true)
+    .optional()
+    .describe(
+      "present when `total` is an estimate: a DYNAMIC segment's live match in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, estimated as POST /contacts/count is",
+    ),
   page: z.number().int(),
   pageSize: z.number().int(),
   cursor: z.string().nullable().describe('pass as cursor for the next page; null on the last page'),

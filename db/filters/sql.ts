@@ -70,12 +70,27 @@ const COMPARE: Partial<Record<FilterOperator, string>> = {
   lessThanOrEqual: '<=',
 };
 
-export function emitTree(tree: ResolvedTree): Sql {
+/**
+ * Which contacts a tree is asked about, for the one operator whose best SQL depends on it
+ * (`atLeastWithin`): `all` of a project's (a count, a page, an audience: the window's events are
+ * counted once, grouped by contact) or a `few` (a block sample, a compute chunk: each candidate
+ * counts its own events of the window, so the cost follows the few, not the window).
+ */
+export type Scope = 'all' | 'few';
+
+export function emitTree(tree: ResolvedTree, scope: Scope = 'all'): Sql {
   const glue = ` ${tree.logic} `;
   return join(
     tree.groups.map((g) => {
-      const parts = g.filters.length ? [join(g.filters.map(emitFilter), glue)] : [];
-      return join(g.conditions ? [...parts, emitTree(g.conditions)] : parts, ' AND ');
+      const parts = g.filters.length
+        ? [
+            join(
+              g.filters.map((f) => emitFilter(f, scope)),
+              glue,
+            ),
+          ]
+        : [];
+      return join(g.conditions ? [...parts, emitTree(g.conditions, scope)] : parts, ' AND ');
     }),
     glue,
   );
@@ -85,18 +100,18 @@ export function emitTree(tree: ResolvedTree): Sql {
  * A negated operator is the exact complement of its positive form, and every filter is two-valued
  * (a missing or mistyped value is "no match", never NULL), so AND/OR/NOT behave as written.
  */
-function emitFilter(f: ResolvedFilter): Sql {
+function emitFilter(f: ResolvedFilter, scope: Scope): Sql {
   const positive = NEGATION[f.operator];
-  const base = emitPositive({ ...f, operator: positive ?? f.operator });
+  const base = emitPositive({ ...f, operator: positive ?? f.operator }, scope);
   // An event filter is a bare EXISTS (never NULL): left bare, the planner turns it into a semi- or
   // anti-join over the rollup rows of that name instead of a probe per contact.
   if (f.subject.kind === 'event') return positive ? fill('NOT $', base) : base;
   return fill(positive ? 'NOT COALESCE($, false)' : 'COALESCE($, false)', base);
 }
 
-function emitPositive(f: ResolvedFilter): Sql {
+function emitPositive(f: ResolvedFilter, scope: Scope): Sql {
   const { subject, operator, operand } = f;
-  if (subject.kind === 'event') return emitEvent(subject.name, f);
+  if (subject.kind === 'event') return emitEvent(subject.name, f, scope);
   if (subject.kind === 'topic') return emitTopic(subject.slug, f);
   if (operator === 'exists') {
     return subject.kind === 'column' ? sql('TRUE') : fill("jsonb_typeof($) <> 'null'", dataValue(subject.path));
@@ -157,7 +172,7 @@ const ago = (d: Duration): Sql => sql(`(now() - ?::float8 * ${UNIT_INTERVAL[d.un
  * count 0: a comparison 0 satisfies is written as "no row fails it"). Events are never in the
  * future, so `within` needs no upper bound (and none that clock skew could trip).
  */
-function emitEvent(name: string, f: ResolvedFilter): Sql {
+function emitEvent(name: string, f: ResolvedFilter, scope: Scope): Sql {
   const row = (condition: string, ...parts: Sql[]) =>
     fill(
       `EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = $ AND r.project_id = c.project_id${condition})`,
@@ -168,16 +183,31 @@ function emitEvent(name: string, f: ResolvedFilter): Sql {
   if (operator === 'triggered') return row('');
   if (operand.kind === 'duration') return row(operator === 'within' ? ' AND r.last_at >= $' : ' AND r.last_at < $', ago(operand.duration));
   if (operand.kind === 'countWithin') {
-    // The rollup is a necessary condition (enough events overall, the last one inside the window) that
-    // discards most contacts from an index; only the survivors count their log rows of the window, on
-    // (contact_id, name, created_at), stopping at the N-th.
     const since = () => ago(operand.duration);
     const n = () => bind(operand.count, 'bigint');
+    if (scope === 'all') {
+      // The window's events of the name, counted per contact in one pass: a range of
+      // events_project_name_created_contact (migration 077) read from the index alone. Correlated only
+      // at the top (w.contact_id = c.id, w.project_id = c.project_id), so the EXISTS becomes a
+      // semi-join and the query's own project (or contact) is pushed into the grouped window.
+      return fill(
+        `EXISTS (SELECT 1 FROM (SELECT e.project_id, e.contact_id FROM events e WHERE e.name = $ AND e.created_at >= $
+                  GROUP BY e.project_id, e.contact_id HAVING count(*) >= $) w
+                 WHERE w.contact_id = c.id AND w.project_id = c.project_id)`,
+        bind(name),
+        since(),
+        n(),
+      );
+    }
+    // A few contacts: the rollup is a necessary condition (enough events overall, the last one inside
+    // the window) that discards most of them from an index; only the survivors count their log rows of
+    // the window, on (contact_id, name, created_at), stopping at the N-th. The count names both the
+    // contact and its rollup row, so the planner can only run it on the join's pairs, once per
+    // survivor: naming one side alone, it became a filter on every contact (or rollup row) scanned.
     return row(
-      ` AND r.count >= $ AND r.last_at >= $ AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = $ AND e.project_id = c.project_id AND e.created_at >= $ LIMIT $) w) >= $`,
+      ` AND r.count >= $ AND r.last_at >= $ AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = r.name AND e.project_id = r.project_id AND e.created_at >= $ LIMIT $) w) >= $`,
       n(),
       since(),
-      bind(name),
       since(),
       n(),
       n(),

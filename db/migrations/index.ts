@@ -61,6 +61,7 @@ import * as rollupNameCount from './072_rollup_name_count';
 import * as consentProjectFk from './073_consent_project_fk';
 import * as membershipHistoryProjectFk from './074_membership_history_project_fk';
 import * as rollupDeleteGoneProject from './075_rollup_delete_gone_project';
+import * as windowCountIndexes from './077_window_count_indexes';
 import * as computeHistoryFromEvents from './078_compute_history_from_events';
 
 /**
@@ -130,6 +131,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['073_consent_project_fk', consentProjectFk],
   ['074_membership_history_project_fk', membershipHistoryProjectFk],
   ['075_rollup_delete_gone_project', rollupDeleteGoneProject],
+  ['077_window_count_indexes', windowCountIndexes],
   ['078_compute_history_from_events', computeHistoryFromEvents],
 ];
 

@@ -59,7 +59,10 @@ describe('estimated counts', () => {
       expect(page).toMatchObject({ total: CONTACTS, estimated: false });
     }
     const types = await loadFieldTypes(h.deps.knex, p.projectId);
-    expect(await countMatchingOrEstimate(h.deps.knex, p.projectId, pro, types, 1_000_000_000)).toEqual({ count: CONTACTS / 3, estimated: false });
+    expect(await countMatchingOrEstimate(h.deps.knex, p.projectId, pro, types, { threshold: 1_000_000_000 })).toEqual({
+      count: CONTACTS / 3,
+      estimated: false,
+    });
   });
 
   it('estimates the live count from a sample above the threshold, and counts exactly what the sample puts below it', async () => {
@@ -74,6 +77,76 @@ describe('estimated counts', () => {
     });
     expect(none.body).toEqual({ count: 0 });
     expect(await countMatching(knex, p.projectId, pro)).toBe(CONTACTS / 3);
+  });
+});
+
+describe('estimates only when the sample pins them down', () => {
+  const BIG = 12_000;
+  let big: ProjectFixture;
+  const tree = (key: string, value: string) => ({ logic: 'AND', groups: [{ filters: [{ field: `data.${key}`, operator: 'equals', value }] }] });
+  beforeAll(async () => {
+    big = await createProjectFixture(h, 'sampled');
+    // Written in g order, so a page holds consecutive contacts: "pro" is spread evenly over every page
+    // (a third of each), "early" fills the first tenth of the pages and nothing else, "rare" is 24 contacts.
+    await h.deps.knex.raw(
+      `INSERT INTO contacts (id, project_id, email, subscribed, data)
+       SELECT 'cnt_smp' || lpad(g::text, 9, '0') || ?, ?, 'smp-' || g || '-' || ? || '@example.org', true,
+              jsonb_build_object('plan', CASE WHEN g % 3 = 0 THEN 'pro' ELSE 'free' END,
+                                 'batch', CASE WHEN g <= ? THEN 'early' ELSE 'late' END,
+                                 'tier', CASE WHEN g % 500 = 0 THEN 'rare' ELSE 'common' END)
+         FROM generate_series(1, ?) g`,
+      [crypto.randomBytes(3).toString('hex'), big.projectId, crypto.randomBytes(3).toString('hex'), BIG / 10, BIG],
+    );
+    await h.deps.knex.raw('ANALYZE contacts');
+  });
+
+  // A sample of about a third of the table's pages (the table holds this project and the first one's 1,200).
+  const opts = { threshold: 1, sampleRows: 4000 };
+
+  it('answers an evenly spread match from the sample, flagged, and close to the exact count', async () => {
+    const types = await loadFieldTypes(h.deps.knex, big.projectId);
+    const counted = await countMatchingOrEstimate(h.deps.knex, big.projectId, tree('plan', 'pro'), types, opts);
+    expect(counted.estimated).toBe(true);
+    expect(Math.abs(counted.count - BIG / 3)).toBeLessThan(0.1 * (BIG / 3));
+  });
+
+  it('counts exactly a match bunched in a few pages, although the sample holds hundreds of its rows', async () => {
+    const types = await loadFieldTypes(h.deps.knex, big.projectId);
+    expect(await countMatchingOrEstimate(h.deps.knex, big.projectId, tree('batch', 'early'), types, opts)).toEqual({ count: BIG / 10, estimated: false });
+  });
+
+  it('counts exactly a match too rare for the sample', async () => {
+    const types = await loadFieldTypes(h.deps.knex, big.projectId);
+    expect(await countMatchingOrEstimate(h.deps.knex, big.projectId, tree('tier', 'rare'), types, opts)).toEqual({ count: BIG / 500, estimated: false });
+  });
+
+  it('keeps a project under the threshold exact, however solid its sample', async () => {
+    const types = await loadFieldTypes(h.deps.knex, big.projectId);
+    expect(await countMatchingOrEstimate(h.deps.knex, big.projectId, tree('plan', 'pro'), types, { ...opts, threshold: BIG * 10 })).toEqual({
+      count: BIG / 3,
+      estimated: false,
+    });
+  });
+});
+
+describe('segment members total', () => {
+  it("estimates a DYNAMIC segment's total as the count does, flagged; a STATIC segment's stays exact", async () => {
+    const knex = h.deps.knex;
+    const dynamic = await api().post('/segments', { name: `pro ${crypto.randomBytes(3).toString('hex')}`, type: 'DYNAMIC', condition: pro });
+    expect(dynamic.status).toBe(201);
+    const page = await api().get(`/segments/${dynamic.body.id}/contacts?pageSize=5`);
+    expect(page.status).toBe(200);
+    const counted = await api().post('/contacts/count', { condition: pro });
+    expect(counted.body.estimated).toBe(true);
+    expect(page.body).toMatchObject({ total: counted.body.count, estimated: true });
+    expect(page.body.data).toHaveLength(5);
+    const staticSeg = await api().post('/segments', { name: `static ${crypto.randomBytes(3).toString('hex')}`, type: 'STATIC' });
+    expect(staticSeg.status).toBe(201);
+    const someone = await knex('contacts').where({ project_id: p.projectId }).first('email');
+    expect((await api().post(`/segments/${staticSeg.body.id}/members`, { emails: [someone.email] })).body.added).toBe(1);
+    const members = await api().get(`/segments/${staticSeg.body.id}/contacts`);
+    expect(members.body.total).toBe(1);
+    expect(members.body).not.toHaveProperty('estimated');
   });
 });
 

@@ -6,7 +6,7 @@ import { deterministicUuid } from '../../lib/ids';
 import { pruneEvents } from '../../db/retention';
 import { deleteEventsByName, countEventsByName } from '../../db/eventQueries';
 import { backfillEventRollups } from '../../db/eventRollups';
-import { countMatching } from '../../db/filters';
+import { compileFilter, countMatching } from '../../db/filters';
 import { timeseries } from '../../db/analytics';
 
 /**
@@ -230,6 +230,13 @@ describe('filters and analytics read the rollups and answer as the log does', ()
 
   const one = (filter: Record<string, unknown>) => ({ logic: 'AND', groups: [{ filters: [filter] }] });
 
+  /** The count with the tree compiled for a few contacts (`scope: 'few'`, as a sample or a compute chunk asks). */
+  const countFew = async (tree: unknown) => {
+    const { sql, bindings } = compileFilter(tree, { fieldTypes: {}, scope: 'few' });
+    const { rows } = await knex().raw(`SELECT count(*) AS n FROM contacts c WHERE c.project_id = ? AND (${sql})`, [fx.projectId, ...bindings]);
+    return Number(rows[0].n);
+  };
+
   it('event filters: triggered, within, olderThan, counts and their combinations', async () => {
     await expectExact(fx.projectId);
     for (const name of names) {
@@ -251,9 +258,11 @@ describe('filters and analytics read the rollups and answer as the log does', ()
         [2, 7],
         [5, 100],
       ]) {
-        expect(await count({ operator: 'atLeastWithin', value: { atLeast: n, within: days }, unit: 'days' })).toBe(
-          await logCount("count(*) FILTER (WHERE e.created_at >= now() - ? * interval '1 day') >= ?", name, [days, n]),
-        );
+        const filter = { field: `event.${name}`, operator: 'atLeastWithin', value: { atLeast: n, within: days }, unit: 'days' };
+        const expected = await logCount("count(*) FILTER (WHERE e.created_at >= now() - ? * interval '1 day') >= ?", name, [days, n]);
+        // Both forms of the windowed count (db/filters/sql.ts Scope): the window grouped once, and per candidate contact.
+        expect(await count(filter)).toBe(expected);
+        expect(await countFew(one(filter))).toBe(expected);
       }
       for (const n of [0, 1, 3, 10]) {
         expect(await count({ operator: 'greaterThanOrEqual', value: n })).toBe(await logCount('count(*) >= ?', name, [n]));

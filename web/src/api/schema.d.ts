@@ -10593,7 +10593,7 @@ export interface operations {
                         /** @description contacts of the project the condition matches now */
                         count: number;
                         /**
-                         * @description present when `count` is an estimate from a sample: counts at or above COUNT_ESTIMATE_THRESHOLD contacts are estimated
+                         * @description present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise
                          * @constant
                          */
                         estimated?: true;
@@ -16113,6 +16113,11 @@ export interface operations {
                             /** @description ISO 8601 timestamp (UTC) */
                             updatedAt: string;
                         }[];
+                        /**
+                         * @description present when `total` is an estimate: a DYNAMIC segment's live match in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, estimated as POST /contacts/count is
+                         * @constant
+                         */
+                        estimated?: true;
                         hasMore: boolean;
                         page: number;
                         pageSize: number;

@@ -6,6 +6,7 @@ import { useAddSegmentMembers, useRemoveSegmentMembers, useSegmentMembers } from
 import { CountAndPages, ListTable } from '../ListPage';
 import { ErrorState } from '../States';
 import { momentWords, numberWords } from '../../api/dates';
+import { useCountWords } from '../CountText';
 import { useTranslation } from 'react-i18next';
 
 export type Segment = ResponseOf<'/segments/{id}', 'get'>;
@@ -26,6 +27,7 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
   const { t } = useTranslation('data');
   const [page, setPage] = useState(1);
   const members = useSegmentMembers(projectId, segment.id, { page, pageSize: PAGE_SIZE });
+  const countWords = useCountWords();
   return (
     <Stack gap="sm" component="section" aria-label={t('members.title')}>
       <Title order={2} size="h4">
@@ -60,7 +62,7 @@ export function Members({ projectId, segment }: { projectId: string; segment: Se
         empty={segment.type === 'STATIC' ? t('members.emptyStatic') : t('members.emptyDynamic')}
         footer={(d) => (
           <CountAndPages
-            count={t('members.now', { count: d.total, n: numberWords(d.total) })}
+            count={t('members.now', { count: d.total, n: countWords(d.total, d.estimated) })}
             countTestId="members-total"
             page={page}
             totalPages={Math.max(1, Math.ceil(d.total / PAGE_SIZE))}
