@@ -8,7 +8,7 @@ import { BlockSettings } from './BlockSettings';
 import { addToColumn, findBlock, insertBlock, moveBlock, moveTo, newBlock, removeBlock, updateBlock } from './blocks';
 import { useHistory } from './useHistory';
 import { useTranslation } from 'react-i18next';
-import { useStarterWords } from './starterWords';
+import { useStarterWords } from './useStarterWords';
 
 interface Props {
   projectId: string;

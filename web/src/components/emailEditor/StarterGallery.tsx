@@ -3,7 +3,7 @@ import type { Starter } from '../../api/emailEditor';
 import { useStarterPreview, useStarters } from '../../api/hooks/templates';
 import { ErrorState, Loading } from '../States';
 import { useTranslation } from 'react-i18next';
-import { useStarterWords } from './starterWords';
+import { useStarterWords } from './useStarterWords';
 
 /** A starter's thumbnail: its compiled HTML, scaled down, in a sandboxed iframe nobody can focus. */
 function Thumbnail({ projectId, starter }: { projectId: string; starter: Starter }) {

@@ -1,6 +1,4 @@
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { starters } from '../../i18n/en/starters';
 import type { BlockWords } from './blocks';
 
@@ -31,9 +29,4 @@ export function starterWords(t: TFunction<'starters'>): StarterWords {
     draftBody: draftBodyOf({ hello: t('draft.hello'), there: t('draft.there'), message: t('draft.message') }),
     block: { heading: t('block.heading'), message: t('draft.message'), button: t('block.button'), html: t('block.html') },
   };
-}
-
-export function useStarterWords(): StarterWords {
-  const { t } = useTranslation('starters');
-  return useMemo(() => starterWords(t), [t]);
 }

@@ -3,7 +3,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import type { StepType } from '../../api/workflows';
 import type { BranchEdge, InsertPoint } from './canvasTypes';
 import { StepIcon } from './StepIcon';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { useTranslation } from 'react-i18next';
 
 /**

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { initialValue, labelOf, variantIndex, variantLabel, type JsonSchema } from '../../api/workflows';
 import { type FieldProps, FilterTreeField, join, JsonField, ScalarField, typeOf } from './ConfigLeafFields';
 import { DurationInput, EventNameInput, ListPicker, TemplatePicker } from './FieldWidgets';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { useTranslation } from 'react-i18next';
 
 /**

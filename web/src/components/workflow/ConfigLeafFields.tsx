@@ -2,7 +2,7 @@ import { Fieldset, NumberInput, Select, Switch, Textarea, TextInput } from '@man
 import { useEffect, useState } from 'react';
 import { FilterBuilder, newTree, type FilterTree } from '../FilterBuilder';
 import type { JsonSchema } from '../../api/workflows';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { useTranslation } from 'react-i18next';
 
 /** The inputs of a config form (ConfigForm) that hold no other field: enums, strings, numbers, booleans, JSON and the filter tree. */

@@ -7,7 +7,7 @@ import { ACTIVE_STATUSES, STATUS_COLORS, temporalExecutionUrl, type Workflow } f
 import { ErrorState, Loading } from '../States';
 import { statusWords, stepStory, waitWords } from './stepStory';
 import { RawOutput } from './RawOutput';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { momentWords } from '../../api/dates';
 import { useTranslation } from 'react-i18next';
 

@@ -5,7 +5,7 @@ import { numberWords } from '../../api/dates';
 import { AddStepMenu } from './BranchEdge';
 import type { StepNode } from './canvasTypes';
 import { StepIcon } from './StepIcon';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { useTranslation } from 'react-i18next';
 
 const fmt = (n: number) => numberWords(n);

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, fieldError, unwrap } from '../../api/client';
 import { configErrors, initialValue, type JsonSchema, type Step, type StepType, type Workflow } from '../../api/workflows';
 import { ConfigForm } from './ConfigForm';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import type { CanvasProblem } from './canvasTypes';
 import { useTranslation } from 'react-i18next';
 

@@ -6,7 +6,7 @@ import { useTestRun } from '../../api/hooks/workflows';
 import { ACTIVE_STATUSES, STATUS_COLORS, type Workflow } from '../../api/workflows';
 import { ContactPicker } from '../emailEditor/ContactPicker';
 import { RawOutput } from './RawOutput';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { statusWords, stepStory } from './stepStory';
 import { useTranslation } from 'react-i18next';
 

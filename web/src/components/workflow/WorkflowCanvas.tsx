@@ -15,7 +15,7 @@ import type { StepStats, StepType, Workflow } from '../../api/workflows';
 import { BranchEdgeView } from './BranchEdge';
 import type { BranchEdge, CanvasProblem, InsertPoint, StepNode } from './canvasTypes';
 import { StepNodeView } from './StepNode';
-import { useStepWords } from './stepWords';
+import { useStepWords } from './useStepWords';
 import { useTranslation } from 'react-i18next';
 
 /**

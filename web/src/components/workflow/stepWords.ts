@@ -1,6 +1,4 @@
 import type { TFunction } from 'i18next';
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { labelOf, singular } from '../../api/workflows';
 import { steps } from '../../i18n/en/steps';
 
@@ -50,9 +48,4 @@ export function stepWords(t: TFunction<'steps'>): StepWords {
     value: (value) => (known(steps.values, value) ? t(`values.${value}`) : value),
     stepName: (step) => (step.name === step.title ? title(step.type, step.title) : step.name),
   };
-}
-
-export function useStepWords(): StepWords {
-  const { t } = useTranslation('steps');
-  return useMemo(() => stepWords(t), [t]);
 }
