@@ -96,15 +96,29 @@ describe('compileFilter output', () => {
     expect(compile(one({ field: 'event.login', operator: 'notWithin', value: 90, unit: 'days' }))).toEqual({ sql: `NOT ${row}`, bindings: ['login', 90] });
   });
 
-  it('"at least N in the last M" pre-filters on the rollup, then counts the log of the window up to N', () => {
+  it('"at least N in the last M" over a project reads the window once, grouped by contact (an index-only range, migration 077)', () => {
     const out = compile(one({ field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: '3', within: 30 }, unit: 'days' }));
+    const since = "(now() - ?::float8 * interval '1 day')";
+    expect(out.sql.replace(/\s+/g, ' ')).toBe(
+      `EXISTS (SELECT 1 FROM (SELECT e.project_id, e.contact_id FROM events e WHERE e.name = ? AND e.created_at >= ${since}` +
+        ' GROUP BY e.project_id, e.contact_id HAVING count(*) >= ?::bigint) w WHERE w.contact_id = c.id AND w.project_id = c.project_id)',
+    );
+    expect(out.bindings).toEqual(['purchase', 30, 3]);
+    expect(placeholders(out.sql)).toBe(out.bindings.length);
+  });
+
+  it('"at least N in the last M" over a few contacts pre-filters on the rollup, then counts the log of the window up to N', () => {
+    const out = compileFilter(one({ field: 'event.purchase', operator: 'atLeastWithin', value: { atLeast: '3', within: 30 }, unit: 'days' }), {
+      fieldTypes: types,
+      scope: 'few',
+    });
     const since = "(now() - ?::float8 * interval '1 day')";
     expect(out.sql).toBe(
       'EXISTS (SELECT 1 FROM contact_event_rollups r WHERE r.contact_id = c.id AND r.name = ? AND r.project_id = c.project_id' +
-        ` AND r.count >= ?::bigint AND r.last_at >= ${since} AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = ?` +
-        ` AND e.project_id = c.project_id AND e.created_at >= ${since} LIMIT ?::bigint) w) >= ?::bigint)`,
+        ` AND r.count >= ?::bigint AND r.last_at >= ${since} AND (SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.contact_id = c.id AND e.name = r.name` +
+        ` AND e.project_id = r.project_id AND e.created_at >= ${since} LIMIT ?::bigint) w) >= ?::bigint)`,
     );
-    expect(out.bindings).toEqual(['purchase', 3, 30, 'purchase', 30, 3, 3]);
+    expect(out.bindings).toEqual(['purchase', 3, 30, 30, 3, 3]);
     expect(placeholders(out.sql)).toBe(out.bindings.length);
   });
 

@@ -14,7 +14,7 @@ import { MessageFields } from '../components/campaigns/MessageFields';
 import { ScheduleFields } from '../components/campaigns/ScheduleFields';
 import { SendConfirmation } from '../components/campaigns/SendConfirmation';
 import { useTranslation } from 'react-i18next';
-import { useStarterWords } from '../components/emailEditor/starterWords';
+import { useStarterWords } from '../components/emailEditor/useStarterWords';
 
 /**
  * The composer: a new campaign (`/campaigns/new`) or a DRAFT. Saving creates or replaces it (POST or

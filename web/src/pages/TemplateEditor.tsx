@@ -19,7 +19,7 @@ import { TemplateUsage } from '../components/emailEditor/TemplateUsage';
 import { VersionsDrawer } from '../components/emailEditor/VersionsDrawer';
 import { blankDraft, contentOf, createBodyOf, draftOf, localised, metaChanges, type Draft, type Template } from '../components/emailEditor/templateDraft';
 import { useTranslation } from 'react-i18next';
-import { useStarterWords } from '../components/emailEditor/starterWords';
+import { useStarterWords } from '../components/emailEditor/useStarterWords';
 
 /**
  * The template editor: settings, then the content of one language in the "Blocks" or "HTML" editor,

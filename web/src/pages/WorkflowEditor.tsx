@@ -15,7 +15,7 @@ import type { InsertPoint } from '../components/workflow/canvasTypes';
 import { layoutGraph } from '../components/workflow/layout';
 import { WorkflowVersions } from '../components/workflow/WorkflowVersions';
 import { TestRun } from '../components/workflow/TestRun';
-import { useStepWords } from '../components/workflow/stepWords';
+import { useStepWords } from '../components/workflow/useStepWords';
 import { Trans, useTranslation } from 'react-i18next';
 
 /**

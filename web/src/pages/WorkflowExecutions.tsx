@@ -11,7 +11,7 @@ import { ACTIVE_STATUSES, EXECUTION_STATUSES, STATUS_COLORS } from '../api/workf
 import { ErrorState, Loading } from '../components/States';
 import { ListTable } from '../components/ListPage';
 import { statusWords, waitWords } from '../components/workflow/stepStory';
-import { useStepWords } from '../components/workflow/stepWords';
+import { useStepWords } from '../components/workflow/useStepWords';
 import { useTranslation } from 'react-i18next';
 import { momentWords } from '../api/dates';
 import { ExecutionTimeline } from '../components/workflow/ExecutionTimeline';
