@@ -172,7 +172,7 @@ it('every other form answers bad input with a sentence too: segment, template, c
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${workflow.body.id}`, { waitUntil: 'load' });
   await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])', { timeout: 20_000 });
   await s.click('Call webhook');
-  await walk('workflow step', { 'Step name': 'Ping', Url: 'not a url' }, 'Save step', { Url: /^URL must be a full web address/ });
+  await walk('workflow step', { 'Step name': 'Ping', URL: 'not a url' }, 'Save step', { URL: /^URL must be a full web address/ });
 
   // A scoped API key named with spaces only (the dialog's own button: the page has one of the same name).
   await go(projectId, 'keys', 'Scoped API keys');

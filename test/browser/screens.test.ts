@@ -80,7 +80,8 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.click('Edit plan');
   await s.replace('Value', 'team', DIALOG);
   await s.click('Save field');
-  await s.waitForText('"team"');
+  // The fields table reads the string as it is, not as JSON.
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-field-value="plan"]')?.textContent === 'team', { timeout: 20_000 });
   await page.evaluate(() => {
     const inputs = [...(globalThis as any).document.querySelectorAll('input[role="switch"]')] as any[];
     inputs.find((i) => i.closest('.mantine-Switch-root')?.textContent.includes('Subscribed')).click();

