@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { referenceNames } from '../db/referenceNames';
-import { STEP_TYPES, StepModule, StepNames, StepRegistry, SummaryLanguage, findStepType } from '../temporal/steps';
+import { STEP_TYPES, StepModule, StepNames, StepRegistry, SummaryLanguage, findStepType, summaryWords } from '../temporal/steps';
 import { stepConfigSchema } from './workflowGraphs';
 import { stepTitle } from './stepTypes';
 
@@ -39,7 +39,7 @@ export async function stepNames(knex: Knex, projectId: string, steps: readonly S
  * none, or its config no longer parses.
  */
 export function stepSummary(def: StepModule | undefined, config: unknown, names: StepNames, lang: SummaryLanguage = 'en'): string {
-  if (!def) return 'Unknown step';
+  if (!def) return summaryWords(lang).unknownStep;
   if (!def.summary) return stepTitle(def);
   const parsed = stepConfigSchema(def).safeParse(config);
   if (!parsed.success) return stepTitle(def);

@@ -121,6 +121,17 @@ describe('step summaries', () => {
     expect(say('WAIT_UNTIL', { at: '09:00', days: ['mon', 'fri'] }, 'de')).toBe('Bis 09:00 am Mo, Fr warten');
     expect(say('UPDATE_CONTACT', { subscribed: true }, 'fr')).toBe('Abonner');
     expect(say('EXIT', {}, 'de')).toBe('Hier beenden');
+    expect(stepSummary(undefined, {}, {}, 'fr')).toBe('Étape inconnue');
+  });
+
+  it('says an event count in a window in words (English said "[object Object]" before)', () => {
+    const atLeast = { condition: tree([{ field: 'purchase', operator: 'atLeastWithin', value: { atLeast: 3, within: 7 }, unit: 'days' }]) };
+    expect(say('CONDITION', atLeast)).toBe('If purchase happened at least 3 times within 7 days');
+    expect(say('CONDITION', atLeast, 'fr')).toBe('Si purchase a eu lieu au moins 3\u00a0fois en 7 jours');
+    expect(say('CONDITION', atLeast, 'de')).toBe('Bedingung: purchase innerhalb von 7 Tagen mindestens 3-mal eingetreten');
+    const none = { condition: tree([{ field: 'purchase', operator: 'notWithin', value: 1, unit: 'weeks' }]) };
+    expect(say('CONDITION', none)).toBe('If purchase did not happen within 1 week');
+    expect(say('CONDITION', none, 'de')).toBe('Bedingung: purchase seit 1 Woche nicht eingetreten');
   });
 
   it('lets a type without a language answer English', () => {

@@ -50,6 +50,7 @@ export const de: SummaryWords = {
     },
   },
 
+  unknownStep: 'Unbekannter Schritt',
   trigger: (event) => `Wenn ${event} eintritt`,
   delay: (span) => `${span} warten`,
   exit: 'Hier beenden',

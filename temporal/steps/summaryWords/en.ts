@@ -49,6 +49,7 @@ export const en: SummaryWords = {
     },
   },
 
+  unknownStep: 'Unknown step',
   trigger: (event) => `When ${event} happens`,
   delay: (span) => `Wait ${span}`,
   exit: 'End here',

@@ -51,6 +51,7 @@ export const fr: SummaryWords = {
     },
   },
 
+  unknownStep: 'Étape inconnue',
   trigger: (event) => `Quand ${event} se produit`,
   delay: (span) => `Attendre ${span}`,
   exit: 'Terminer ici',

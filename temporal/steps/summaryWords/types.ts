@@ -52,6 +52,8 @@ export interface SummaryWords {
   anyCondition: string;
   filters: Record<FilterOperator, (p: FilterParts) => string>;
 
+  /** A step whose type the registry no longer has. */
+  unknownStep: string;
   trigger(event: string): string;
   delay(span: string): string;
   exit: string;
