@@ -11,3 +11,12 @@ export function requestLanguage(ctx: Pick<Context, 'get' | 'acceptsLanguages'>):
   const best = ctx.acceptsLanguages([...SENTENCE_LANGUAGES]);
   return typeof best === 'string' ? (best as SentenceLanguage) : 'en';
 }
+
+/**
+ * The language an answer's words are in (step summaries): the request's, with `Vary: Accept-Language`
+ * set, so a cache never hands a French answer to a German client.
+ */
+export function answerLanguage(ctx: Pick<Context, 'get' | 'acceptsLanguages' | 'vary'>): SentenceLanguage {
+  ctx.vary('Accept-Language');
+  return requestLanguage(ctx);
+}

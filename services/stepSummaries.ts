@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import { referenceNames } from '../db/referenceNames';
-import { STEP_TYPES, StepModule, StepNames, StepRegistry, findStepType } from '../temporal/steps';
+import { STEP_TYPES, StepModule, StepNames, StepRegistry, SummaryLanguage, findStepType, summaryWords } from '../temporal/steps';
 import { stepConfigSchema } from './workflowGraphs';
 import { stepTitle } from './stepTypes';
 
 /**
- * A node's words (docs/step-types.md, "summary"): each type's `summary(config, names)` with the
+ * A node's words (docs/step-types.md, "summary"): each type's `summary(config, names, lang)` with the
  * names of the templates and topics its config refers to looked up here, so the dashboard shows
- * "Send “Welcome”" without knowing any step type or fetching the template.
+ * "Send “Welcome”" (« Envoyer « Welcome » » to a French request) without knowing any step type or
+ * fetching the template.
  */
 
 type StepLike = { type: string; config: unknown };
@@ -33,14 +34,17 @@ export async function stepNames(knex: Knex, projectId: string, steps: readonly S
   return { template: names.template, topic: names.topic };
 }
 
-/** The step's summary; its title when the type has none, or its config no longer parses. */
-export function stepSummary(def: StepModule | undefined, config: unknown, names: StepNames): string {
-  if (!def) return 'Unknown step';
+/**
+ * The step's summary in `lang` (a type that ignores it answers English); its title when the type has
+ * none, or its config no longer parses.
+ */
+export function stepSummary(def: StepModule | undefined, config: unknown, names: StepNames, lang: SummaryLanguage = 'en'): string {
+  if (!def) return summaryWords(lang).unknownStep;
   if (!def.summary) return stepTitle(def);
   const parsed = stepConfigSchema(def).safeParse(config);
   if (!parsed.success) return stepTitle(def);
   try {
-    return def.summary(parsed.data, names);
+    return def.summary(parsed.data, names, lang);
   } catch {
     // A plugin's summary must never take the workflow's page down.
     return stepTitle(def);

@@ -11,6 +11,7 @@ import { findVersion, listVersions, type VersionWithAuthor } from '../../db/work
 import { stepNames } from '../../services/stepSummaries';
 import { presentWorkflow } from '../presenters/workflows';
 import { assertRunnable, registryOf } from './workflows';
+import { answerLanguage } from '../language';
 
 /**
  * A workflow's versions (docs/workflows.md "Versions"): the history of what it ran, one version, and
@@ -85,7 +86,7 @@ export default [
         () => ({ projectId: project.id, action: 'workflow.update', target: { type: 'workflow', id: params.id }, details: { restoredVersion: params.number } }),
       );
       const graph = await loadGraph(ctx.deps.knex, row.id);
-      return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)));
+      return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)), answerLanguage(ctx));
     },
   }),
 ];

@@ -2,7 +2,7 @@ import { senderCheckWaived } from '../../lib/config';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { route } from '../route';
-import { requestLanguage } from '../language';
+import { answerLanguage, requestLanguage } from '../language';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
 import { ApiError, conflict, notFound, validationError } from '../errors';
@@ -89,7 +89,7 @@ async function workflowOr404(ctx: AppContext, projectId: string, id: string): Pr
 
 async function present(ctx: AppContext, row: WorkflowRow) {
   const graph = await loadGraph(ctx.deps.knex, row.id);
-  return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)));
+  return presentWorkflow(row, graph, registryOf(ctx), await stepNames(ctx.deps.knex, row.project_id, graph.steps, registryOf(ctx)), answerLanguage(ctx));
 }
 
 /** The workflow's steps by id, in words, for the executions it lists. */
@@ -104,7 +104,7 @@ async function currentStepOf(ctx: AppContext, workflowId: string): Promise<Curre
 
 /** One step as the API shows it, its summary's names looked up. */
 async function presentOne(ctx: AppContext, projectId: string, step: StepRow) {
-  return presentStep(step, registryOf(ctx), await stepNames(ctx.deps.knex, projectId, [step], registryOf(ctx)));
+  return presentStep(step, registryOf(ctx), await stepNames(ctx.deps.knex, projectId, [step], registryOf(ctx)), answerLanguage(ctx));
 }
 
 /** A workflow that cannot run (services/workflowRunnable) is a 422 naming every offending step. */
@@ -142,8 +142,9 @@ export default [
         [...graphs.values()].flatMap((g) => g.steps),
         registryOf(ctx),
       );
+      const lang = answerLanguage(ctx);
       return {
-        data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx), names)),
+        data: rows.map((r) => presentWorkflow(r, graphs.get(r.id)!, registryOf(ctx), names, lang)),
         page: query.page,
         pageSize: query.pageSize,
         total,

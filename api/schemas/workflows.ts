@@ -246,7 +246,11 @@ export const StepOut = z.object({
   type: z.string(),
   name: z.string(),
   title: z.string().describe("what people call the step's type (its registry `title`)"),
-  summary: z.string().describe("what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`)"),
+  summary: z
+    .string()
+    .describe(
+      "what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English)",
+    ),
   config: z.record(z.string(), z.unknown()),
   position: z.object({ x: z.number(), y: z.number() }).nullable(),
   branches: z.array(z.string()).describe("the branches a transition from this step may use: fixed by its type, or derived from this step's config"),

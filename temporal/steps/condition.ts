@@ -1,4 +1,4 @@
-import { filterWords } from './words';
+import { type SummaryLanguage, filterWords, summaryWords } from './words';
 import { proxyActivities } from '@temporalio/workflow';
 import type { conditionStepActivities } from '../../activities/steps/condition';
 import { filterTreeSchema, type ConfigChecks, type ConfigOf, type StepContext, type StepOutcome, type Zod } from './types';
@@ -15,7 +15,7 @@ export const title = 'If / else';
 export const description = 'Sends the contact down the ‘yes’ or the ‘no’ branch, by who they are and what they did.';
 export const category = 'Logic';
 export const icon = 'split';
-export const summary = (c: { condition: unknown }) => `If ${filterWords(c.condition)}`;
+export const summary = (c: { condition: unknown }, _names?: unknown, lang?: SummaryLanguage) => summaryWords(lang).condition(filterWords(c.condition, lang));
 // The tree's shape and fields are the filter compiler's to judge (see `check`), not a second schema's.
 export const config = (z: Zod) => z.strictObject({ condition: filterTreeSchema(z) });
 export const branches = ['yes', 'no'] as const;

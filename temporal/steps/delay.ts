@@ -1,4 +1,4 @@
-import { durationWords } from './words';
+import { type SummaryLanguage, durationWords, summaryWords } from './words';
 import { durationSchema, ConfigOf, StepContext, StepOutcome } from './types';
 
 /** A durable timer: survives worker restarts and deploys; the execution shows WAITING meanwhile. */
@@ -8,7 +8,7 @@ export const title = 'Wait';
 export const description = 'Waits a set time before going on.';
 export const category = 'Timing';
 export const icon = 'clock';
-export const summary = (c: { amount: number; unit: string }) => `Wait ${durationWords(c)}`;
+export const summary = (c: { amount: number; unit: string }, _names?: unknown, lang?: SummaryLanguage) => summaryWords(lang).delay(durationWords(c, lang));
 export const config = durationSchema;
 export const branches = ['next'] as const;
 /** Its run opens with the wait: the engine folds the step's start into the wait's write. */

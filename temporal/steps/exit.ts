@@ -1,4 +1,5 @@
 import type { StepOutcome, Zod } from './types';
+import { type SummaryLanguage, summaryWords } from './words';
 
 /** Ends the execution as EXITED (a run that reaches a step with no way on ends as COMPLETED instead). */
 export const type = 'EXIT';
@@ -7,7 +8,7 @@ export const title = 'Exit';
 export const description = 'Ends the workflow for the contact here.';
 export const category = 'Logic';
 export const icon = 'stop';
-export const summary = () => 'End here';
+export const summary = (_config?: unknown, _names?: unknown, lang?: SummaryLanguage) => summaryWords(lang).exit;
 export const config = (z: Zod) => z.strictObject({});
 export const branches = [] as const;
 /** For the step table in docs/workflows.md (`npm run docs:steps`). */

@@ -26,3 +26,5 @@ export function addableStepTypes(registry: StepRegistry = STEP_TYPES): string[] 
 }
 
 export * from './types';
+// The API's summaries (services/stepSummaries.ts) say an unknown step in the request's language too.
+export { summaryWords } from './words';

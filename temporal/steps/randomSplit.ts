@@ -1,4 +1,5 @@
 import type { ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import { type SummaryLanguage, summaryWords } from './words';
 
 /**
  * Sends each contact down one of several branches at random, in proportion to the weights. The draw
@@ -11,7 +12,8 @@ export const title = 'Random split';
 export const description = 'Sends each contact down one branch at random, by the weights you give.';
 export const category = 'Logic';
 export const icon = 'arrows-split';
-export const summary = (c: { branches: { name: string; weight: number }[] }) => `Split ${c.branches.map((b) => `${b.name} ${b.weight}`).join(' / ')}`;
+export const summary = (c: { branches: { name: string; weight: number }[] }, _names?: unknown, lang?: SummaryLanguage) =>
+  summaryWords(lang).split(c.branches.map((b) => `${b.name} ${b.weight}`).join(' / '));
 export const config = (z: Zod) =>
   z.strictObject({
     branches: z

@@ -1,4 +1,4 @@
-import { quoted } from './words';
+import { type SummaryLanguage, quoted, summaryWords } from './words';
 import { ApplicationFailure, ChildWorkflowCancellationType, ParentClosePolicy, executeChild, patched, proxyActivities } from '@temporalio/workflow';
 import type { sendEmailStepActivities } from '../../activities/steps/sendEmail';
 import { beforeKit, childStart } from '../startSpec';
@@ -54,13 +54,14 @@ export const docs = {
 export const references = { template: ['templateId'], topic: ['topic'] };
 
 /** "Send “Welcome” (Welcome template)", or the inline subject. */
-export function summary(c: ConfigOf<typeof config>, names: StepNames): string {
-  const topic = c.topic === undefined ? '' : ` to ${quoted(names.topic?.[c.topic] ?? c.topic)} subscribers`;
+export function summary(c: ConfigOf<typeof config>, names: StepNames, lang?: SummaryLanguage): string {
+  const words = summaryWords(lang);
+  const topic = c.topic === undefined ? undefined : quoted(names.topic?.[c.topic] ?? c.topic, lang);
   if ('templateId' in c) {
     const name = names.template?.[c.templateId];
-    return name ? `Send ${quoted(name)} (${name} template)${topic}` : `Send a template that no longer exists${topic}`;
+    return words.send(name ? words.template(name) : words.missingTemplate, topic);
   }
-  return `Send ${quoted(c.subject)}${topic}`;
+  return words.send(quoted(c.subject, lang), topic);
 }
 
 export async function check(c: ConfigOf<typeof config>, checks: ConfigChecks): Promise<void> {

@@ -1,4 +1,4 @@
-import { quoted } from './words';
+import { type SummaryLanguage, quoted, summaryWords } from './words';
 import { TRIGGER_STEP_TYPE } from '../../lib/triggerStep';
 import { eventNameSchema, StepOutcome, Zod } from './types';
 
@@ -12,7 +12,7 @@ export const title = 'Trigger';
 export const description = 'Starts the workflow for a contact each time their event is tracked.';
 export const category = 'Logic';
 export const icon = 'bolt';
-export const summary = (c: { eventName: string }) => `When ${quoted(c.eventName)} happens`;
+export const summary = (c: { eventName: string }, _names?: unknown, lang?: SummaryLanguage) => summaryWords(lang).trigger(quoted(c.eventName, lang));
 export const internal = true;
 export const config = (z: Zod) => z.strictObject({ eventName: eventNameSchema(z) });
 export const branches = ['next'] as const;

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { EventPayload } from '../contract';
 import { eventNameProblem } from '../../lib/reservedEvents';
+import type { SummaryLanguage } from './summaryWords/types';
 
-export type { EventPayload };
+export type { EventPayload, SummaryLanguage };
 
 /**
  * The contract of a workflow step type (docs/step-types.md). Step files run inside
@@ -115,8 +116,11 @@ export interface StepModule<C = any> {
   /**
    * The words the step's node shows ("Wait 2 days", "Send “Welcome”"), from its parsed config and
    * the names the server looked up for its references. Node side only (the API), never in the sandbox.
+   * `lang` is the language of the request (its Accept-Language: 'en', 'fr' or 'de'); a type may ignore
+   * it and answer in English (plugins written before it keep working), and the built-in ones answer
+   * in it (temporal/steps/words.ts, summaryWords/).
    */
-  summary?(config: C, names: StepNames): string;
+  summary?(config: C, names: StepNames, lang?: SummaryLanguage): string;
   /** The config schema, given zod: validates configs on the API and when an execution starts. */
   config: (zod: Zod) => z.ZodType<C>;
   /**

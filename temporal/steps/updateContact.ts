@@ -1,6 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { updateContactStepActivities } from '../../activities/steps/updateContact';
 import type { ConfigChecks, ConfigOf, StepContext, StepOutcome, Zod } from './types';
+import { type SummaryLanguage, summaryWords } from './words';
 
 const { applyContactUpdate } = proxyActivities<ReturnType<typeof updateContactStepActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -27,11 +28,12 @@ export const docs = {
 export const references = { contactFields: ['data'] };
 
 /** "Set plan, tier; unsubscribe". */
-export function summary(c: ConfigOf<typeof config>): string {
+export function summary(c: ConfigOf<typeof config>, _names?: unknown, lang?: SummaryLanguage): string {
+  const words = summaryWords(lang);
   const parts: string[] = [];
-  if (c.data && Object.keys(c.data).length) parts.push(`Set ${Object.keys(c.data).join(', ')}`);
-  if (c.subscribed !== undefined) parts.push(c.subscribed ? 'subscribe' : 'unsubscribe');
-  const text = parts.join('; ');
+  if (c.data && Object.keys(c.data).length) parts.push(words.setFields(Object.keys(c.data).join(', ')));
+  if (c.subscribed !== undefined) parts.push(c.subscribed ? words.subscribe : words.unsubscribe);
+  const text = parts.join(words.separator);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

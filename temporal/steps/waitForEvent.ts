@@ -1,4 +1,4 @@
-import { durationWords, quoted } from './words';
+import { type SummaryLanguage, durationWords, quoted, summaryWords } from './words';
 import { durationSchema, eventNameSchema, ConfigOf, StepContext, StepOutcome, Zod } from './types';
 
 /**
@@ -23,8 +23,8 @@ export const docs = {
 export const references = { eventName: ['eventName'] };
 
 /** "Wait up to 3 days for “purchase”", "Wait for “purchase”". */
-export function summary(c: ConfigOf<typeof config>): string {
-  return c.timeout ? `Wait up to ${durationWords(c.timeout)} for ${quoted(c.eventName)}` : `Wait for ${quoted(c.eventName)}`;
+export function summary(c: ConfigOf<typeof config>, _names?: unknown, lang?: SummaryLanguage): string {
+  return summaryWords(lang).waitForEvent(quoted(c.eventName, lang), c.timeout ? durationWords(c.timeout, lang) : undefined);
 }
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { waitUntilStepActivities } from '../../activities/steps/waitUntil';
 import { STEP_PICKERS, UNIT_MS, ConfigOf, StepContext, StepOutcome, Zod } from './types';
-import { durationWords } from './words';
+import { type SummaryLanguage, durationWords, summaryWords } from './words';
 
 const { waitUntilTarget } = proxyActivities<ReturnType<typeof waitUntilStepActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -54,11 +54,12 @@ export const docs = {
 };
 
 /** "Wait until 09:00 on mon, fri", "Wait until renewalDate + 2 days". */
-export function summary(c: ConfigOf<typeof config>): string {
-  if ('at' in c) return `Wait until ${c.at}${c.days ? ` on ${c.days.join(', ')}` : ''}`;
+export function summary(c: ConfigOf<typeof config>, _names?: unknown, lang?: SummaryLanguage): string {
+  const words = summaryWords(lang);
+  if ('at' in c) return words.waitUntilTime(c.at, c.days?.map((d) => words.weekdays[d]).join(', '));
   const field = c.field.replace(/^data\./, '');
-  if (!c.offset || c.offset.amount === 0) return `Wait until ${field}`;
-  return `Wait until ${field} ${c.offset.amount < 0 ? '−' : '+'} ${durationWords({ amount: Math.abs(c.offset.amount), unit: c.offset.unit })}`;
+  if (!c.offset || c.offset.amount === 0) return words.waitUntilField(field);
+  return words.waitUntilField(field, `${c.offset.amount < 0 ? '−' : '+'} ${durationWords({ amount: Math.abs(c.offset.amount), unit: c.offset.unit }, lang)}`);
 }
 
 export async function run(c: ConfigOf<typeof config>, ctx: StepContext): Promise<StepOutcome> {

@@ -1,55 +1,74 @@
 import type { DurationUnit } from './types';
+import { de } from './summaryWords/de';
+import { en } from './summaryWords/en';
+import { fr } from './summaryWords/fr';
+import type { FilterParts, SummaryLanguage, SummaryWords } from './summaryWords/types';
+
+export type { SummaryLanguage, SummaryWords } from './summaryWords/types';
 
 /**
- * Words for step summaries (a node's line on the canvas). Pure functions of a config, run on the
- * Node side only (the API computes summaries); step files import them for their `summary`.
+ * Words for step summaries (a node's line on the canvas), in the request's language (en, fr, de;
+ * the catalogues in summaryWords/). Pure functions of a config, run on the Node side only (the API
+ * computes summaries); step files import them for their `summary`.
  */
 
-/** "1 day", "2 days", "90 minutes". */
-export function durationWords(d: { amount: number; unit: DurationUnit | string }): string {
-  const unit = d.amount === 1 ? d.unit.replace(/s$/, '') : d.unit;
-  return `${d.amount} ${unit}`;
+const CATALOGUES: Record<SummaryLanguage, SummaryWords> = { en, fr, de };
+
+/** The catalogue of a language; English for anything else (a plugin may pass what it was given). */
+export const summaryWords = (lang: SummaryLanguage = 'en'): SummaryWords => CATALOGUES[lang] ?? en;
+
+/** Built when first asked, never on load: step files are bundled into the workflow sandbox. */
+const pluralRules = new Map<SummaryLanguage, Intl.PluralRules>();
+function pluralOf(lang: SummaryLanguage, amount: number): 'one' | 'other' {
+  let rules = pluralRules.get(lang);
+  if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+  return rules.select(amount) === 'one' ? 'one' : 'other';
 }
 
-/** “name”, with typographic quotes. */
-export const quoted = (text: string) => `“${text}”`;
+/** "1 day", "2 days", "90 minutes"; « 1,5 jour », „2 Tage“ (`dative`: „2 Tagen“ after a German preposition). */
+export function durationWords(d: { amount: number; unit: DurationUnit | string }, lang: SummaryLanguage = 'en', dative = false): string {
+  const words = summaryWords(lang);
+  const unit = words.units[d.unit as keyof SummaryWords['units']];
+  // A unit no catalogue knows (a plugin's) keeps the English rule on the word as given.
+  if (!unit) return `${words.number(d.amount)} ${d.amount === 1 ? d.unit.replace(/s$/, '') : d.unit}`;
+  const form = pluralOf(lang, d.amount);
+  return `${words.number(d.amount)} ${form === 'one' ? unit.one : dative ? unit.dative : unit.other}`;
+}
 
-const OPERATOR_WORDS: Record<string, string> = {
-  equals: 'is',
-  notEquals: 'is not',
-  contains: 'contains',
-  notContains: 'does not contain',
-  startsWith: 'starts with',
-  endsWith: 'ends with',
-  greaterThan: 'is more than',
-  lessThan: 'is less than',
-  greaterThanOrEqual: 'is at least',
-  lessThanOrEqual: 'is at most',
-  in: 'is one of',
-  notIn: 'is none of',
-  exists: 'is set',
-  notExists: 'is not set',
-  within: 'within',
-  olderThan: 'older than',
-  triggered: 'happened',
-  notTriggered: 'did not happen',
-};
+/** “name” (English), « name » (French), „name“ (German). */
+export const quoted = (text: string, lang: SummaryLanguage = 'en') => summaryWords(lang).quote(text);
 
-type Tree = { logic?: string; groups?: { filters?: { field?: string; operator?: string; value?: unknown; unit?: string }[]; conditions?: Tree }[] };
+type Filter = { field?: string; operator?: string; value?: unknown; unit?: string };
+type Tree = { logic?: string; groups?: { filters?: Filter[]; conditions?: Tree }[] };
+
+function filterClause(f: Filter, words: SummaryWords, lang: SummaryLanguage): string {
+  const span = (dative: boolean) => (amount: unknown) =>
+    typeof amount === 'number' && f.unit
+      ? durationWords({ amount, unit: f.unit }, lang, dative)
+      : [amount, f.unit].filter((x) => x !== undefined && x !== '').join(' ');
+  const parts: FilterParts = {
+    field: String(f.field ?? '').replace(/^data\./, ''),
+    value: Array.isArray(f.value) ? f.value.join(', ') : f.value === undefined ? '' : String(f.value),
+    raw: f.value,
+    unit: f.unit ?? '',
+    span: span(false),
+    spanDative: span(true),
+  };
+  const op = String(f.operator);
+  const say = Object.hasOwn(words.filters, op) ? words.filters[op as keyof SummaryWords['filters']] : undefined;
+  // An operator no catalogue knows is named as stored, as English always did.
+  return say ? say(parts) : [parts.field, String(f.operator ?? ''), parts.value, parts.unit].filter(Boolean).join(' ');
+}
 
 /** "plan is pro", "plan is pro and country is de": a filter tree (db/filters/model.ts) in words. */
-export function filterWords(tree: unknown): string {
+export function filterWords(tree: unknown, lang: SummaryLanguage = 'en'): string {
+  const words = summaryWords(lang);
   const t = (tree ?? {}) as Tree;
-  const joiner = t.logic === 'OR' ? ' or ' : ' and ';
+  const joiner = t.logic === 'OR' ? words.or : words.and;
   const groups = (t.groups ?? []).map((g) => {
-    const parts = (g.filters ?? []).map((f) => {
-      const field = String(f.field ?? '').replace(/^data\./, '');
-      const op = OPERATOR_WORDS[String(f.operator)] ?? String(f.operator ?? '');
-      const value = Array.isArray(f.value) ? f.value.join(', ') : f.value === undefined ? '' : String(f.value);
-      return [field, op, value, f.unit ?? ''].filter(Boolean).join(' ');
-    });
-    if (g.conditions) parts.push(`(${filterWords(g.conditions)})`);
-    return parts.join(' and ');
+    const parts = (g.filters ?? []).map((f) => filterClause(f, words, lang));
+    if (g.conditions) parts.push(`(${filterWords(g.conditions, lang)})`);
+    return parts.join(words.and);
   });
-  return groups.filter(Boolean).join(joiner) || 'a condition holds';
+  return groups.filter(Boolean).join(joiner) || words.anyCondition;
 }

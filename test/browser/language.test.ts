@@ -190,6 +190,8 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Envoie un e-mail au contact, à partir d’un modèle ou rédigé ici.');
   await page.waitForSelector('[role="group"][aria-label="Temps"]');
   await page.waitForSelector('::-p-aria([name="Déclencheur (Déclencheur)"])');
+  // The node's line, composed by the server in the language the dashboard asks for (Accept-Language).
+  await text(page, 'Quand «\u00a0inscription\u00a0» se produit');
   await page.waitForSelector('button[aria-label="Zoom avant"]');
   const editor = await page.evaluate(() => (globalThis as any).document.body.innerText as string);
   expect(editor).not.toContain('Send email');

@@ -110,6 +110,57 @@ describe('workflow records', () => {
   });
 });
 
+describe('summaries in the request language', () => {
+  it("says each node in the Accept-Language's words, English without it, and answers Vary: Accept-Language", async () => {
+    const tpl = await h.http
+      .post('/templates')
+      .set(bearer(p.secretKey))
+      .send({ name: 'Bienvenue', subject: 'Hi', body: '<p>Hi</p>', from: 'a@wf.example.com' });
+    expect(tpl.status).toBe(201);
+    const wf = await api.build(
+      `inscription-${Date.now()}`,
+      {
+        wait: { type: 'DELAY', config: { amount: 2, unit: 'days' } },
+        send: { type: 'SEND_EMAIL', config: { templateId: tpl.body.id } },
+        check: { type: 'CONDITION', config: { condition: equalsFilter('data.plan', 'pro') } },
+      },
+      [],
+    );
+    const event = (await api.get(wf.id)).body.triggerConfig.eventName as string;
+    const summaries = (body: { steps: { id: string; summary: string }[] }) => Object.fromEntries(body.steps.map((s) => [s.id, s.summary]));
+    const ids = wf.steps;
+
+    const english = await api.get(wf.id);
+    expect(summaries(english.body)).toEqual({
+      [ids.trigger]: `When “${event}” happens`,
+      [ids.wait]: 'Wait 2 days',
+      [ids.send]: 'Send “Bienvenue” (Bienvenue template)',
+      [ids.check]: 'If plan is pro',
+    });
+
+    const french = await api.get(wf.id).set('Accept-Language', 'fr-FR,fr;q=0.9,en;q=0.5');
+    expect(french.status).toBe(200);
+    expect(french.headers.vary).toMatch(/Accept-Language/i);
+    expect(summaries(french.body)).toEqual({
+      [ids.trigger]: `Quand «\u00a0${event}\u00a0» se produit`,
+      [ids.wait]: 'Attendre 2 jours',
+      [ids.send]: 'Envoyer «\u00a0Bienvenue\u00a0» (modèle Bienvenue)',
+      [ids.check]: 'Si plan est pro',
+    });
+
+    // The list, and a step's own answer, speak it too.
+    const list = await h.http
+      .get(`/workflows?search=${encodeURIComponent(event)}`)
+      .set(bearer(p.secretKey))
+      .set('Accept-Language', 'de');
+    expect(list.headers.vary).toMatch(/Accept-Language/i);
+    expect(summaries(list.body.data[0])[ids.wait]).toBe('2 Tage warten');
+    const step = await api.patchStep(wf.id, ids.wait, { config: { amount: 1, unit: 'days' } }).set('Accept-Language', 'de');
+    expect(step.status).toBe(200);
+    expect(step.body.summary).toBe('1 Tag warten');
+  });
+});
+
 describe('steps', () => {
   it('accepts a valid config of each of the seven types and stores it with defaults applied', async () => {
     const tpl = await template(p);

@@ -23350,7 +23350,7 @@ export interface operations {
                                 } | null;
                                 /** @description the branches that must be connected before the workflow can be enabled */
                                 requiredBranches: string[];
-                                /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                                /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                                 summary: string;
                                 /** @description what people call the step's type (its registry `title`) */
                                 title: string;
@@ -23478,7 +23478,7 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
-                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                             summary: string;
                             /** @description what people call the step's type (its registry `title`) */
                             title: string;
@@ -23607,7 +23607,7 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
-                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                             summary: string;
                             /** @description what people call the step's type (its registry `title`) */
                             title: string;
@@ -23807,7 +23807,7 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
-                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                             summary: string;
                             /** @description what people call the step's type (its registry `title`) */
                             title: string;
@@ -24631,7 +24631,7 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
-                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                         summary: string;
                         /** @description what people call the step's type (its registry `title`) */
                         title: string;
@@ -24845,7 +24845,7 @@ export interface operations {
                         } | null;
                         /** @description the branches that must be connected before the workflow can be enabled */
                         requiredBranches: string[];
-                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                        /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                         summary: string;
                         /** @description what people call the step's type (its registry `title`) */
                         title: string;
@@ -25443,7 +25443,7 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
-                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                             summary: string;
                             /** @description what people call the step's type (its registry `title`) */
                             title: string;
@@ -25736,7 +25736,7 @@ export interface operations {
                             } | null;
                             /** @description the branches that must be connected before the workflow can be enabled */
                             requiredBranches: string[];
-                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`) */
+                            /** @description what the step does, in words, with the names of the templates and topics it refers to (the type's `summary`), in the request's Accept-Language (en, fr or de; a plugin type may answer English) */
                             summary: string;
                             /** @description what people call the step's type (its registry `title`) */
                             title: string;
