@@ -50,7 +50,7 @@ export const IMPORT_ROW_WORDS: Record<SentenceLanguage, ImportRowWords> = {
     },
     misfit: (column, value, notA) => `colonne ${column} : ${value} ${notA}`,
     cellCount: (cells, width) =>
-      `la ligne a ${cells} ${pluralForm('fr', cells) === 'one' ? 'cellule' : 'cellules'} mais l’en-tête n’a que ${width} ${pluralForm('fr', width) === 'one' ? 'colonne' : 'colonnes'}`,
+      `la ligne a ${cells} ${pluralForm('fr', cells) === 'one' ? 'cellule' : 'cellules'} mais l’en-tête n’a ${pluralForm('fr', width) === 'one' ? 'qu’une colonne' : `que ${width} colonnes`}`,
     nul: 'la ligne contient un caractère NUL',
     emailRequired: 'l’adresse e-mail est obligatoire',
     emailInvalid: 'l’adresse e-mail n’est pas valide',

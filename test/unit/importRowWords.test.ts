@@ -22,7 +22,8 @@ describe('an import row’s problem', () => {
   it('is exact in French and German, with the plural each count takes', () => {
     expect(importRowMessage(ENGLISH[0][0], 'fr')).toBe('colonne Score : "abc" n’est pas un nombre');
     expect(importRowMessage(ENGLISH[1][0], 'de')).toBe('Spalte VIP: "maybe" ist weder wahr noch falsch (true, false, yes, no, 1, 0)');
-    expect(importRowMessage({ kind: 'cellCount', cells: 3, width: 1 }, 'fr')).toBe('la ligne a 3 cellules mais l’en-tête n’a que 1 colonne');
+    expect(importRowMessage({ kind: 'cellCount', cells: 3, width: 1 }, 'fr')).toBe('la ligne a 3 cellules mais l’en-tête n’a qu’une colonne');
+    expect(importRowMessage({ kind: 'cellCount', cells: 3, width: 2 }, 'fr')).toBe('la ligne a 3 cellules mais l’en-tête n’a que 2 colonnes');
     expect(importRowMessage({ kind: 'cellCount', cells: 3, width: 2 }, 'de')).toBe('die Zeile hat 3 Zellen, die Kopfzeile aber nur 2 Spalten');
     expect(importRowMessage({ kind: 'emailRequired' }, 'fr')).toBe('l’adresse e-mail est obligatoire');
   });
