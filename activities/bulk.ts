@@ -40,7 +40,8 @@ async function applyImport(trx: Knex.Transaction, job: JobRow, rows: JobRowRecor
   const contacts: BatchContact[] = [];
   const rowOf: number[] = [];
   for (const { row_number, payload: p } of rows) {
-    if ('error' in p) errors.push({ row: row_number, message: p.error });
+    // The problem's parts travel with its English message (rows staged before they were kept have none).
+    if ('error' in p) errors.push({ row: row_number, message: p.error, ...(p.problem ? { problem: p.problem } : {}) });
     else {
       contacts.push(p);
       rowOf.push(row_number);

@@ -2,6 +2,8 @@ import net from 'node:net';
 import { domainToASCII } from 'node:url';
 import type { Knex } from 'knex';
 import { randomBase62, uuid } from '../lib/ids';
+import { RECORD_PROBLEM_WORDS } from '../lib/domainProblemWords';
+import type { SentenceLanguage } from '../lib/fieldSentences/types';
 
 export type DomainStatus = 'PENDING' | 'VERIFIED';
 export type RecordPurpose = 'ownership' | 'spf' | 'dmarc' | 'dkim' | 'inbound' | 'bounce';
@@ -15,6 +17,11 @@ export interface DnsRecord {
   valid: boolean;
   /** Why the last check did not find the record, in a sentence for the domain's owner; null or absent when found or never checked. */
   problem?: string | null;
+  /**
+   * What that check found published at `name` (TXT strings, MX exchanges) when it was not the record:
+   * the parts `problem` is composed from again in a reader's language (`problemIn`). Never in a response.
+   */
+  found?: string[];
 }
 
 export interface DomainRow {
@@ -160,28 +167,42 @@ export function recordFound(record: DnsRecord, txt: string[], spf: string): bool
 
 /**
  * Why `record` is not satisfied by what is published at its name, as its owner can act on it
- * (the dashboard shows it beside the record). Called only when recordFound said no.
+ * (the dashboard shows it beside the record), in `lang` (lib/domainProblemWords.ts). Called only when
+ * recordFound said no.
  */
-export function recordProblem(record: DnsRecord, published: string[], spf: string): string {
+export function recordProblem(record: DnsRecord, published: string[], spf: string, lang: SentenceLanguage = 'en'): string {
+  const words = RECORD_PROBLEM_WORDS[lang];
   const at = record.name;
-  if (!published.length) return `No ${record.type} record was found at ${at}: publish the value shown (DNS changes can take a while to be seen).`;
+  if (!published.length) return words.nothingAt(record.type, at);
   switch (record.purpose) {
     case 'inbound':
     case 'bounce':
-      return `The MX record at ${at} points to ${published.join(', ')}, not to ${record.value.split(/\s+/).pop()}: mail sent there does not reach this service.`;
+      return words.mxElsewhere(at, published.join(', '), record.value.split(/\s+/).pop() ?? '');
     case 'ownership':
-      return `The TXT records at ${at} do not hold this project's verification value: publish it exactly as shown.`;
+      return words.ownershipMissing(at);
     case 'spf': {
       const spfs = published.filter(isSpf);
-      if (!spfs.length) return `There is no SPF record (v=spf1 …) at ${at}: publish the value shown.`;
-      if (spfs.length > 1) return `${at} has ${spfs.length} SPF records, which receivers treat as an error: merge them into one that carries ${spf}.`;
-      return `The SPF record at ${at} ("${spfs[0].trim()}") does not carry ${spf}: add it before the final all term, as in the value shown.`;
+      if (!spfs.length) return words.noSpf(at);
+      if (spfs.length > 1) return words.manySpf(at, spfs.length, spf);
+      return words.spfWithout(at, spfs[0].trim(), spf);
     }
     case 'dmarc':
-      return `The TXT records at ${at} hold no DMARC policy (v=DMARC1): publish the value shown.`;
+      return words.noDmarc(at);
     case 'dkim':
-      return `The TXT record at ${at} does not hold this domain's DKIM key: publish the value shown, whole (long values are split into several strings by some DNS providers, which is fine).`;
+      return words.dkimMissing(at);
   }
+}
+
+/**
+ * A stored record's problem in `lang`, composed again from what its check found. English, and a record
+ * checked before `found` was stored, give the sentence the check stored (English) as it is.
+ */
+export function problemIn(record: DnsRecord, lang: SentenceLanguage): string | null {
+  if (!record.problem) return null;
+  if (lang === 'en' || !record.found) return record.problem;
+  // The SPF term the check looked for is the one its record carried (buildRecords: `v=spf1 <term> ~all`).
+  const spf = record.purpose === 'spf' ? record.value.replace(/^v=spf1\s+/, '').replace(/\s+~all$/, '') : '';
+  return recordProblem(record, record.found, spf, lang);
 }
 
 const requiredRecordsValid = (records: DnsRecord[]) => records.every((r) => !r.required || r.valid);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { uuid } from '../lib/ids';
+import type { ImportRowProblem } from '../lib/importRowWords';
 
 /**
  * Contact import and bulk jobs (docs/api.md, "Import and bulk jobs"). A job's input is staged in `job_rows` when it is
@@ -20,6 +21,8 @@ export interface JobError {
   /** The contact id the error is about (bulk jobs). */
   contactId?: string;
   message: string;
+  /** An import row's problem as parts, composed again in each reader's language (api/presenters/jobs.ts); never in a response. */
+  problem?: ImportRowProblem;
 }
 
 /** Only the first errors are kept: a file of 100,000 bad rows must not make a 100,000-entry job. */
@@ -41,7 +44,7 @@ export interface JobRow {
 }
 
 /** A staged CSV record: the contact to upsert, or why it cannot be (found when the file was read). */
-export type ImportRowPayload = { email: string; subscribed?: boolean; data: Record<string, unknown> } | { error: string };
+export type ImportRowPayload = { email: string; subscribed?: boolean; data: Record<string, unknown> } | { error: string; problem?: ImportRowProblem };
 
 /** A staged bulk-job row. */
 export interface BulkRowPayload {

@@ -5,6 +5,7 @@
  * dashboard never needs its own copy of these rules.
  */
 import type { FieldType } from './contactData';
+import { IMPORT_ROW_WORDS } from './importRowWords';
 
 export type Cell = { value: unknown } | { problem: string };
 
@@ -34,7 +35,8 @@ function isoDate(s: string): string | null {
 }
 
 /**
- * The stored value of a non-empty cell under `type`, or why it does not fit. (Empty cells never get
+ * The stored value of a non-empty cell under `type`, or why it does not fit, in English (the other
+ * languages' words: lib/importRowWords.ts). (Empty cells never get
  * here: an empty string keeps the contact's value, by the data rules.)
  */
 export function convertCell(type: FieldType, raw: string): Cell {
@@ -42,14 +44,14 @@ export function convertCell(type: FieldType, raw: string): Cell {
   if (type === 'string') return { value: raw };
   if (type === 'number') {
     const n = Number(s);
-    return NUMBER.test(s) && Number.isFinite(n) ? { value: n } : { problem: 'is not a number' };
+    return NUMBER.test(s) && Number.isFinite(n) ? { value: n } : { problem: IMPORT_ROW_WORDS.en.notA.number };
   }
   if (type === 'boolean') {
     const b = BOOLEANS[s.toLowerCase()];
-    return b === undefined ? { problem: 'is not true or false (true, false, yes, no, 1, 0)' } : { value: b };
+    return b === undefined ? { problem: IMPORT_ROW_WORDS.en.notA.boolean } : { value: b };
   }
   const d = isoDate(s);
-  return d === null ? { problem: 'is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)' } : { value: d };
+  return d === null ? { problem: IMPORT_ROW_WORDS.en.notA.date } : { value: d };
 }
 
 const fits = (type: FieldType, s: string) => 'value' in convertCell(type, s);

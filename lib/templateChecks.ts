@@ -1,9 +1,12 @@
 import type { Block, EmailDocument, LeafBlock } from './emailDocument';
+import type { SentenceLanguage } from './fieldSentences/types';
+import { TEMPLATE_CHECK_WORDS } from './templateCheckWords';
 
 /**
  * The editor's checks (POST /templates/preview `checks`): advice about a message before it is sent.
  * Pure: the caller gives the sources, the compiled HTML and the variable names the project knows.
  * Nothing here blocks saving; `error` marks what will visibly break (or break the law), `warning` the rest.
+ * Messages are in the request's language (lib/templateCheckWords.ts); `rule` is the same in all.
  */
 export interface Check {
   rule:
@@ -107,7 +110,8 @@ function htmlLinks(html: string): string[] {
   return [...html.matchAll(HREF)].map((m) => m[2].trim());
 }
 
-export function runChecks(input: CheckInput): Check[] {
+export function runChecks(input: CheckInput, lang: SentenceLanguage = 'en'): Check[] {
+  const words = TEMPLATE_CHECK_WORDS[lang];
   const checks: Check[] = [];
   const known = [...new Set([...BUILT_IN_VARIABLES, ...input.knownVariables])];
   const sources = [input.subject, input.html, input.text ?? ''].join('\n');
@@ -117,7 +121,7 @@ export function runChecks(input: CheckInput): Check[] {
     checks.push({
       rule: 'unknown-variable',
       severity: 'warning',
-      message: `{{ ${name} }} is not a field of this project's contacts${guess ? `: did you mean {{ ${guess} }}?` : ''} (it renders empty unless the send provides it)`,
+      message: words.unknownVariable(name, guess),
     });
   }
 
@@ -125,15 +129,15 @@ export function runChecks(input: CheckInput): Check[] {
     checks.push({
       rule: 'no-unsubscribe',
       severity: 'error',
-      message: 'Marketing email needs an unsubscribe link: add a footer block or a link to {{ unsubscribeUrl }}',
+      message: words.noUnsubscribe,
     });
   }
 
   const doc = input.document;
   if (doc) {
     for (const b of allBlocks(doc)) {
-      if (b.type === 'image' && !b.alt.trim()) checks.push({ rule: 'image-alt', severity: 'error', message: 'This image has no alt text', blockId: b.id });
-      if (b.type === 'image' && !b.src.trim()) checks.push({ rule: 'link-missing', severity: 'error', message: 'This image has no source', blockId: b.id });
+      if (b.type === 'image' && !b.alt.trim()) checks.push({ rule: 'image-alt', severity: 'error', message: words.blockImageNoAlt, blockId: b.id });
+      if (b.type === 'image' && !b.src.trim()) checks.push({ rule: 'link-missing', severity: 'error', message: words.blockImageNoSource, blockId: b.id });
       const links: string[] =
         b.type === 'button'
           ? [b.href]
@@ -144,26 +148,23 @@ export function runChecks(input: CheckInput): Check[] {
               : b.type === 'text'
                 ? htmlLinks(b.html)
                 : [];
-      if (b.type === 'button' && !b.href.trim())
-        checks.push({ rule: 'link-missing', severity: 'error', message: `The button "${b.text}" has no link`, blockId: b.id });
+      if (b.type === 'button' && !b.href.trim()) checks.push({ rule: 'link-missing', severity: 'error', message: words.buttonNoLink(b.text), blockId: b.id });
       if ((b.type === 'social' && b.links.some((l) => !l.href.trim())) || (b.type === 'text' && links.some((l) => !l || l === '#')))
-        checks.push({ rule: 'link-missing', severity: 'error', message: 'A link here has no address', blockId: b.id });
+        checks.push({ rule: 'link-missing', severity: 'error', message: words.linkHereNoAddress, blockId: b.id });
       if (links.some((l) => /^http:\/\//i.test(l.trim())))
-        checks.push({ rule: 'link-insecure', severity: 'warning', message: 'A link here uses http:, not https:', blockId: b.id });
+        checks.push({ rule: 'link-insecure', severity: 'warning', message: words.linkHereInsecure, blockId: b.id });
     }
-    if (!doc.settings?.preheader?.trim())
-      checks.push({ rule: 'no-preheader', severity: 'warning', message: 'No preheader: inboxes show the first words of the email instead' });
+    if (!doc.settings?.preheader?.trim()) checks.push({ rule: 'no-preheader', severity: 'warning', message: words.noPreheader });
   } else {
     for (const m of input.html.matchAll(/<img\b[^>]*>/gi)) {
-      if (!/\balt\s*=/i.test(m[0])) checks.push({ rule: 'image-alt', severity: 'error', message: `An image has no alt attribute: ${m[0].slice(0, 80)}` });
+      if (!/\balt\s*=/i.test(m[0])) checks.push({ rule: 'image-alt', severity: 'error', message: words.imageNoAltAttribute(m[0].slice(0, 80)) });
     }
     const links = htmlLinks(input.html);
     if (links.some((l) => !l || l === '#') || /<a\b(?![^>]*\bhref\s*=)[^>]*>/i.test(input.html))
-      checks.push({ rule: 'link-missing', severity: 'error', message: 'A link has no address' });
-    if (links.some((l) => /^http:\/\//i.test(l))) checks.push({ rule: 'link-insecure', severity: 'warning', message: 'A link uses http:, not https:' });
+      checks.push({ rule: 'link-missing', severity: 'error', message: words.linkNoAddress });
+    if (links.some((l) => /^http:\/\//i.test(l))) checks.push({ rule: 'link-insecure', severity: 'warning', message: words.linkInsecure });
     // A preheader in HTML is a hidden element near the top (display:none); the editor's own compiler writes one.
-    if (!/display\s*:\s*none/i.test(input.html))
-      checks.push({ rule: 'no-preheader', severity: 'warning', message: 'No preheader: inboxes show the first words of the email instead' });
+    if (!/display\s*:\s*none/i.test(input.html)) checks.push({ rule: 'no-preheader', severity: 'warning', message: words.noPreheader });
   }
 
   const bytes = Buffer.byteLength(input.html, 'utf8');
@@ -171,16 +172,16 @@ export function runChecks(input: CheckInput): Check[] {
     checks.push({
       rule: 'html-size',
       severity: 'warning',
-      message: `The HTML is ${Math.ceil(bytes / 1024)} KB: Gmail clips messages over 102 KB, hiding the rest`,
+      message: words.htmlSize(Math.ceil(bytes / 1024), MAX_HTML_BYTES / 1024),
     });
 
   const subject = input.subject.trim();
-  if (!subject) checks.push({ rule: 'subject-empty', severity: 'error', message: 'The subject is empty' });
+  if (!subject) checks.push({ rule: 'subject-empty', severity: 'error', message: words.subjectEmpty });
   else if ([...subject].length > MAX_SUBJECT_CHARS)
     checks.push({
       rule: 'subject-long',
       severity: 'warning',
-      message: `The subject has ${[...subject].length} characters: inboxes cut it after about ${MAX_SUBJECT_CHARS}`,
+      message: words.subjectLong([...subject].length, MAX_SUBJECT_CHARS),
     });
   return checks;
 }

@@ -2,6 +2,7 @@
 import { Email } from '../lib/formats';
 import { dataProblems, type FieldEntry, type FieldType } from '../lib/contactData';
 import { convertCell, guessType } from '../lib/importTypes';
+import { type ImportRowProblem, importRowMessage } from '../lib/importRowWords';
 import { CsvSyntaxError } from '../lib/csv';
 import type { ImportRowPayload, StagedRow } from '../db/jobs';
 
@@ -96,10 +97,13 @@ function importColumns(header: string[], mapping: ColumnMapping[] | undefined): 
   return { email: email!, subscribed, data, width: header.length, declared };
 }
 
-const quoted = (raw: string) => JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+const cut = (raw: string) => (raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+
+/** A row error: its English message, and its parts for a reader of another language (lib/importRowWords.ts). */
+const rowError = (problem: ImportRowProblem) => ({ error: importRowMessage(problem), problem });
 
 /** The row's `data`: text cells as written, typed cells converted; the first misfit is the row's error. */
-function rowData(columns: ImportColumns, cells: string[]): { data: Record<string, unknown> } | { error: string } {
+function rowData(columns: ImportColumns, cells: string[]): { data: Record<string, unknown> } | { error: string; problem: ImportRowProblem } {
   const data: Record<string, unknown> = {};
   for (const { index, column, key, type } of columns.data) {
     const raw = cells[index] ?? '';
@@ -109,7 +113,7 @@ function rowData(columns: ImportColumns, cells: string[]): { data: Record<string
       continue;
     }
     const cell = convertCell(type, raw);
-    if ('problem' in cell) return { error: `column ${column}: ${quoted(raw)} ${cell.problem}` };
+    if ('problem' in cell) return rowError({ kind: 'misfit', column, value: cut(raw), type });
     data[key] = cell.value;
   }
   return { data };
@@ -117,17 +121,17 @@ function rowData(columns: ImportColumns, cells: string[]): { data: Record<string
 
 /** One record as the contact to upsert, or the reason it is a row error. */
 function importPayload(columns: ImportColumns, cells: string[]): ImportRowPayload {
-  if (cells.slice(columns.width).some((c) => c !== '')) return { error: `the row has ${cells.length} cells but the header has ${columns.width}` };
-  if (cells.some(hasNul)) return { error: 'the row contains a NUL character' };
+  if (cells.slice(columns.width).some((c) => c !== '')) return rowError({ kind: 'cellCount', cells: cells.length, width: columns.width });
+  if (cells.some(hasNul)) return rowError({ kind: 'nul' });
   const rawEmail = (cells[columns.email] ?? '').trim();
-  if (rawEmail === '') return { error: 'email is required' };
+  if (rawEmail === '') return rowError({ kind: 'emailRequired' });
   const email = Email.safeParse(rawEmail);
-  if (!email.success) return { error: 'email is not a valid email address' };
+  if (!email.success) return rowError({ kind: 'emailInvalid' });
   let subscribed: boolean | undefined;
   const rawSubscribed = columns.subscribed === undefined ? '' : (cells[columns.subscribed] ?? '').trim().toLowerCase();
   if (rawSubscribed !== '') {
     subscribed = SUBSCRIBED[rawSubscribed];
-    if (subscribed === undefined) return { error: 'subscribed must be one of true, false, 1, 0, yes, no' };
+    if (subscribed === undefined) return rowError({ kind: 'subscribedInvalid' });
   }
   // Without a type, cells stay strings (a zip code "02134" must not become a number).
   const typed = rowData(columns, cells);

@@ -32,7 +32,8 @@ export function domainChecker(deps: { config: Config; knex: Knex; log: Logger },
       const records = expected.map((r) => {
         const values = published.get(`${r.type} ${r.name}`) ?? [];
         const valid = recordFound(r, values, spfMechanism);
-        return { ...r, valid, problem: valid ? null : recordProblem(r, values, spfMechanism) };
+        // What was found is kept beside the English sentence, so a reader gets the problem in their own language (db/domains.ts problemIn).
+        return valid ? { ...r, valid, problem: null } : { ...r, valid, problem: recordProblem(r, values, spfMechanism), found: values };
       });
       const checked = await saveDomainCheck(deps.knex, id, records, new Date());
       if (!checked) return null;

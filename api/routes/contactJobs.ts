@@ -11,6 +11,7 @@ import { BULK_JOB_TYPES, BulkJobType, createJob, deleteJob, findJob, JobType, St
 import { csvRecords } from '../../lib/csv';
 import { startBulkJob } from '../../services/jobs';
 import { presentJob } from '../presenters/jobs';
+import { requestLanguage } from '../language';
 import { audited, requestAuditor } from '../../services/audit';
 import { type CompiledSelection, compileSelection, type ContactSelection, selectedContactIds } from '../../services/contactSelection';
 import { FilterError } from '../../db/filters';
@@ -73,7 +74,9 @@ function jobRoute(path: string, summary: string, types: readonly JobType[]): Rou
     async handler(ctx, { params, project }) {
       const job = await findJob(ctx.deps.knex, project.id, params.jobId, types);
       if (!job) throw notFound('Job');
-      return presentJob(job);
+      // An import's row errors are in the request's language: caches must key on it.
+      ctx.vary('Accept-Language');
+      return presentJob(job, requestLanguage(ctx));
     },
   });
 }

@@ -11,6 +11,13 @@ import { DnsLookupError } from '../../services/dns';
 import { generateDkimKey, signsMail } from '../../services/dkim';
 import { presentDomain } from '../presenters/domains';
 import { inboundRecords } from '../../services/inbound/records';
+import { requestLanguage } from '../language';
+
+/** The request's language for the records' problems; the answer depends on Accept-Language, so caches must key on it. */
+function problemLanguage(ctx: AppContext) {
+  ctx.vary('Accept-Language');
+  return requestLanguage(ctx);
+}
 
 /** The key's project owns every domain these routes see; anything else is a 404. */
 async function ownDomain(ctx: AppContext, projectId: string, id: string): Promise<DomainRow> {
@@ -57,7 +64,8 @@ export default [
     responses: { 200: { description: 'domains', schema: z.array(DomainOut) } },
     async handler(ctx, { params, project }) {
       if (params.projectId !== project.id) throw notFound('Project');
-      return (await listDomains(ctx.deps.knex, params.projectId)).map(presentDomain);
+      const lang = problemLanguage(ctx);
+      return (await listDomains(ctx.deps.knex, params.projectId)).map((row) => presentDomain(row, lang));
     },
   }),
   route({
@@ -73,7 +81,7 @@ export default [
       try {
         const checked = await domainChecker(ctx.deps).verifyDomain(params.id);
         if (!checked) throw notFound('Domain');
-        return presentDomain(checked);
+        return presentDomain(checked, problemLanguage(ctx));
       } catch (err) {
         if (!(err instanceof DnsLookupError)) throw err;
         throw new ApiError(503, 'DNS_UNAVAILABLE', `Could not check the DNS records: ${err.message}`, {

@@ -48,6 +48,7 @@ import { chooseVariant, sendableContent, type TemplateContent } from '../../lib/
 import { sendEmails } from '../../services/send';
 import { STARTERS } from '../../lib/starters';
 import type { AppContext } from '../context';
+import { requestLanguage } from '../language';
 import { checkTemplate, RenderError, renderTemplate } from '../../services/render';
 import { identityVariables } from '../../lib/contactData';
 import { findContact } from '../../db/contactReaders';
@@ -128,14 +129,19 @@ export default [
       const problems = templateProblems(parts);
       if (problems.length) throw validationError(problems, `The template does not parse: ${problems[0].field}: ${problems[0].message}`);
       const fields = (await registeredFields(ctx.deps.knex, project.id)).map((f) => f.key);
-      const checks = runChecks({
-        subject: source.subject,
-        html,
-        text: source.text,
-        document: editor === 'blocks' ? source.document : null,
-        type: body.type ?? 'MARKETING',
-        knownVariables: [...fields, ...Object.keys(variables)],
-      });
+      // The editor shows the checks' messages as they are, in the request's language: caches must key on it.
+      ctx.vary('Accept-Language');
+      const checks = runChecks(
+        {
+          subject: source.subject,
+          html,
+          text: source.text,
+          document: editor === 'blocks' ? source.document : null,
+          type: body.type ?? 'MARKETING',
+          knownVariables: [...fields, ...Object.keys(variables)],
+        },
+        requestLanguage(ctx),
+      );
       try {
         const rendered = await renderTemplate(parts, variables);
         return { subject: rendered.subject, html: rendered.body, text: rendered.text, locale, checks };

@@ -69,6 +69,20 @@ describe('POST /contacts/import with a mapping', () => {
       { row: 5, message: 'column Score: "abc" is not a number' },
       { row: 6, message: expect.stringMatching(/^column VIP: "maybe" is not true or false/) },
     ]);
+    // The same job read in French and German: each row error composed from its stored parts.
+    const read = async (lang: string) => {
+      const res = await h.http.get(`/contacts/import/${job.id}`).set(bearer(p.secretKey)).set('Accept-Language', lang);
+      expect(res.headers.vary).toMatch(/Accept-Language/);
+      return res.body.errors;
+    };
+    expect(await read('fr')).toEqual([
+      { row: 5, message: 'colonne Score : "abc" n’est pas un nombre' },
+      { row: 6, message: 'colonne VIP : "maybe" n’est ni vrai ni faux (true, false, yes, no, 1, 0)' },
+    ]);
+    expect(await read('de-AT')).toEqual([
+      { row: 5, message: 'Spalte Score: "abc" ist keine Zahl' },
+      { row: 6, message: 'Spalte VIP: "maybe" ist weder wahr noch falsch (true, false, yes, no, 1, 0)' },
+    ]);
     expect(await dataOf(p.projectId, 'ann@map.test')).toEqual({ score: 72, vip: true, joined: '2024-03-01', batch: 'b1' });
     // An empty typed cell is ignored like any empty value; the skipped column is nowhere.
     expect(await dataOf(p.projectId, 'cy@map.test')).toEqual({ score: 99, vip: true, batch: 'b1' });

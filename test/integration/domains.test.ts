@@ -164,6 +164,44 @@ describe('GET /domains/:id/verify', () => {
     ]);
   });
 
+  it("says what is wrong in the request's language, and the exact English without Accept-Language", async () => {
+    const domain = freshDomain();
+    const created = await addDomain(domain);
+    publish(
+      created.records.map((r: any) =>
+        r.purpose === 'spf' ? { ...r, value: 'v=spf1 include:_spf.google.com ~all' } : r.purpose === 'dmarc' ? { ...r, value: 'p=none' } : r,
+      ),
+    );
+    const fr = await h.http.get(`/domains/${created.id}/verify`).set(bearer(p.secretKey)).set('Accept-Language', 'fr-CH, en;q=0.5');
+    expect(fr.status).toBe(200);
+    expect(fr.headers.vary).toMatch(/Accept-Language/);
+    expect(fr.body.records.map((r: any) => r.problem)).toEqual([
+      null,
+      `L’enregistrement SPF de ${domain} (« v=spf1 include:_spf.google.com ~all ») ne contient pas include:sendgrid.net : ajoutez-le avant le terme all final, comme dans la valeur indiquée.`,
+      `Les enregistrements TXT de _dmarc.${domain} ne contiennent aucune politique DMARC (v=DMARC1) : publiez la valeur indiquée.`,
+      null,
+    ]);
+    // Stored once, read in each reader's language: the list composes it again from what the check found.
+    const listed = await h.http.get(`/domains/project/${p.projectId}`).set(bearer(p.secretKey)).set('Accept-Language', 'de');
+    expect(listed.headers.vary).toMatch(/Accept-Language/);
+    const de = listed.body.find((d: any) => d.id === created.id);
+    expect(de.records.map((r: any) => r.problem)).toEqual([
+      null,
+      `Der SPF-Eintrag unter ${domain} („v=spf1 include:_spf.google.com ~all“) enthält include:sendgrid.net nicht: Fügen Sie es vor dem abschließenden all-Term ein, wie im angezeigten Wert.`,
+      `Die TXT-Einträge unter _dmarc.${domain} enthalten keine DMARC-Richtlinie (v=DMARC1): Veröffentlichen Sie den angezeigten Wert.`,
+      null,
+    ]);
+    // What the check found stays its own note, never a field of the answer.
+    expect(Object.keys(de.records[1]).sort()).toEqual(['name', 'problem', 'purpose', 'required', 'type', 'valid', 'value']);
+    const en = await h.http.get(`/domains/project/${p.projectId}`).set(bearer(p.secretKey));
+    expect(en.body.find((d: any) => d.id === created.id).records.map((r: any) => r.problem)).toEqual([
+      null,
+      `The SPF record at ${domain} ("v=spf1 include:_spf.google.com ~all") does not carry include:sendgrid.net: add it before the final all term, as in the value shown.`,
+      `The TXT records at _dmarc.${domain} hold no DMARC policy (v=DMARC1): publish the value shown.`,
+      null,
+    ]);
+  });
+
   it("does not verify with another project's token for the same domain", async () => {
     const domain = freshDomain();
     const theirs = await addDomain(domain, other.secretKey);

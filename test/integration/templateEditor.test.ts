@@ -190,6 +190,60 @@ describe('block templates', () => {
     expect(rules).toEqual(['image-alt', 'link-insecure', 'no-preheader', 'no-unsubscribe', 'subject-empty', 'unknown-variable']);
     expect(res.body.checks.find((c: { rule: string }) => c.rule === 'unknown-variable').message).toContain('did you mean {{ firstName }}');
     expect(res.body.checks.find((c: { rule: string }) => c.rule === 'image-alt').blockId).toBe('img');
+    // The exact English of before without Accept-Language; the request's language (fr, de) when it sends one.
+    const body = {
+      subject: '',
+      editor: 'blocks',
+      type: 'MARKETING',
+      document: doc([
+        { id: 'h', type: 'heading', text: 'Hi {{ firstNme }}' },
+        { id: 'img', type: 'image', src: 'https://example.com/a.png', alt: '' },
+      ]),
+    };
+    const said = async (lang?: string) => {
+      const req = h.http.post('/templates/preview').set(bearer(p.secretKey));
+      const r = await (lang ? req.set('Accept-Language', lang) : req).send(body);
+      expect(r.status).toBe(200);
+      expect(r.headers.vary).toMatch(/Accept-Language/);
+      return r.body.checks.map((c: { rule: string; message: string; blockId?: string }) => [c.rule, c.message, c.blockId ?? null]);
+    };
+    expect(await said()).toEqual([
+      [
+        'unknown-variable',
+        "{{ firstNme }} is not a field of this project's contacts: did you mean {{ firstName }}? (it renders empty unless the send provides it)",
+        null,
+      ],
+      ['no-unsubscribe', 'Marketing email needs an unsubscribe link: add a footer block or a link to {{ unsubscribeUrl }}', null],
+      ['image-alt', 'This image has no alt text', 'img'],
+      ['no-preheader', 'No preheader: inboxes show the first words of the email instead', null],
+      ['subject-empty', 'The subject is empty', null],
+    ]);
+    expect(await said('fr-FR,fr;q=0.9,en;q=0.8')).toEqual([
+      [
+        'unknown-variable',
+        '{{ firstNme }} n’est pas un champ des contacts de ce projet : vouliez-vous dire {{ firstName }} ? (il reste vide si l’envoi ne le fournit pas)',
+        null,
+      ],
+      [
+        'no-unsubscribe',
+        'Un e-mail marketing doit contenir un lien de désinscription : ajoutez un bloc de pied de page ou un lien vers {{ unsubscribeUrl }}',
+        null,
+      ],
+      ['image-alt', 'Cette image n’a pas de texte alternatif', 'img'],
+      ['no-preheader', 'Pas de texte d’aperçu : les boîtes de réception affichent à la place les premiers mots de l’e-mail', null],
+      ['subject-empty', 'L’objet est vide', null],
+    ]);
+    expect(await said('de')).toEqual([
+      [
+        'unknown-variable',
+        '{{ firstNme }} ist kein Feld der Kontakte dieses Projekts: Meinten Sie {{ firstName }}? (es bleibt leer, wenn der Versand es nicht mitliefert)',
+        null,
+      ],
+      ['no-unsubscribe', 'Marketing-E-Mails brauchen einen Abmeldelink: Fügen Sie einen Fußzeilenblock oder einen Link auf {{ unsubscribeUrl }} hinzu', null],
+      ['image-alt', 'Dieses Bild hat keinen Alternativtext', 'img'],
+      ['no-preheader', 'Kein Vorschautext: Posteingänge zeigen stattdessen die ersten Wörter der E-Mail', null],
+      ['subject-empty', 'Der Betreff ist leer', null],
+    ]);
     const bad = await api().post('/templates/preview', {
       subject: 's',
       editor: 'blocks',

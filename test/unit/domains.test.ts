@@ -1,4 +1,4 @@
-import { applyCheck, buildRecords, DnsRecord, DomainRow, parseDomain, recordFound, recordProblem, senderDomainCandidates } from '../../db/domains';
+import { applyCheck, buildRecords, DnsRecord, DomainRow, parseDomain, recordFound, problemIn, recordProblem, senderDomainCandidates } from '../../db/domains';
 import { spfMechanism } from '../../lib/config';
 import { DomainCreate } from '../../api/schemas/domains';
 
@@ -185,5 +185,64 @@ describe('what is wrong with a record, in a sentence', () => {
     expect(recordProblem(dmarc, ['p=none'], SPF)).toMatch(/no DMARC policy/);
     expect(recordProblem(dkim, ['v=DKIM1; k=rsa; p=BBBB'], SPF)).toMatch(/does not hold this domain's DKIM key/);
     expect(recordProblem(inbound, ['mx.other.test'], SPF)).toMatch(/points to mx\.other\.test, not to mx\.svc\.test/);
+  });
+});
+
+describe('what is wrong with a record, in French and German', () => {
+  const [ownership, spf, dmarc] = buildRecords('example.com', 'tok123', SPF);
+  const [dkim, inbound] = buildRecords('example.com', 'tok', SPF, { selector: 's1', publicKey: 'AAAA' }, { mxHost: 'mx.svc.test', bounces: false }).slice(3);
+  const twoSpf = ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test ~all'];
+
+  it('says each problem in the reader’s language, the DNS values as found', () => {
+    expect(recordProblem(ownership, [], SPF, 'fr')).toBe(
+      'Aucun enregistrement TXT n’a été trouvé sur _svc-verification.example.com : publiez la valeur indiquée (une modification DNS peut mettre un moment à être visible).',
+    );
+    expect(recordProblem(ownership, [], SPF, 'de')).toBe(
+      'Unter _svc-verification.example.com wurde kein TXT-Eintrag gefunden: Veröffentlichen Sie den angezeigten Wert (DNS-Änderungen können eine Weile brauchen, bis sie sichtbar sind).',
+    );
+    expect(recordProblem(spf, twoSpf, SPF, 'fr')).toBe(
+      'example.com a 2 enregistrements SPF, ce que les destinataires traitent comme une erreur : fusionnez-les en un seul qui contient include:sendgrid.net.',
+    );
+    expect(recordProblem(spf, twoSpf, SPF, 'de')).toBe(
+      'example.com hat 2 SPF-Einträge, was Empfänger als Fehler werten: Führen Sie sie zu einem zusammen, der include:sendgrid.net enthält.',
+    );
+    expect(recordProblem(spf, ['v=spf1 include:_spf.google.com ~all'], SPF, 'fr')).toBe(
+      'L’enregistrement SPF de example.com (« v=spf1 include:_spf.google.com ~all ») ne contient pas include:sendgrid.net : ajoutez-le avant le terme all final, comme dans la valeur indiquée.',
+    );
+    expect(recordProblem(inbound, ['mx.other.test', 'mx2.other.test'], SPF, 'de')).toBe(
+      'Der MX-Eintrag unter inbound.example.com zeigt auf mx.other.test, mx2.other.test, nicht auf mx.svc.test: Dorthin gesendete E-Mails erreichen diesen Dienst nicht.',
+    );
+  });
+
+  it('has words for every kind of problem in every language', () => {
+    const cases: [DnsRecord, string[]][] = [
+      [ownership, []],
+      [ownership, ['svc-verification=other']],
+      [spf, ['google-site-verification=x']],
+      [spf, twoSpf],
+      [spf, ['v=spf1 include:_spf.google.com ~all']],
+      [dmarc, ['p=none']],
+      [dkim, ['v=DKIM1; k=rsa; p=BBBB']],
+      [inbound, ['mx.other.test']],
+    ];
+    for (const [record, found] of cases) {
+      const english = recordProblem(record, found, SPF);
+      for (const lang of ['fr', 'de'] as const) {
+        const said = recordProblem(record, found, SPF, lang);
+        expect(said).not.toBe(english);
+        // No English word of the sentence survives; the record's name does.
+        expect(said).not.toMatch(/\b(the|publish|record|does|found)\b/);
+        expect(said).toContain(record.name);
+      }
+    }
+  });
+
+  it('composes a stored problem again in the reader’s language from what its check found', () => {
+    const checked: DnsRecord = { ...spf, problem: recordProblem(spf, twoSpf, SPF), found: twoSpf };
+    expect(problemIn(checked, 'en')).toBe(checked.problem);
+    expect(problemIn(checked, 'de')).toBe(recordProblem(spf, twoSpf, SPF, 'de'));
+    // A check stored before `found` was kept: its English sentence, rather than none.
+    expect(problemIn({ ...checked, found: undefined }, 'fr')).toBe(checked.problem);
+    expect(problemIn({ ...spf, valid: true, problem: null }, 'fr')).toBeNull();
   });
 });
