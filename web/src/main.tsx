@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css';
 // The catalogues and the language (the browser's, until the person's setting is known: AppFrame).
 import { languageReady } from './i18n';
+import i18n from 'i18next';
 import '@mantine/notifications/styles.css';
 import { type ReactNode, StrictMode, useMemo } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -21,6 +22,10 @@ const queryClient = new QueryClient({
     queries: { retry: false, refetchOnWindowFocus: false },
   },
 });
+
+// The API writes some words in the language each call asks for (summaries, check sentences, problems:
+// Accept-Language, api/client.ts): a language change fetches again what the screens hold.
+i18n.on('languageChanged', () => void queryClient.invalidateQueries());
 
 /** Light or dark follows the system until the person picks one with the "Dark theme" switch; the choice is kept in this browser. */
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'svc-mail-color-scheme' });
