@@ -24,24 +24,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => s?.close());
 
-/** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
-async function sentenceOn(label: string, scope = 'body'): Promise<string> {
-  const input = await s.inputId(label, scope);
-  const handle = await page.waitForFunction(
-    (sel: string) => {
-      const el = (globalThis as any).document.querySelector(sel);
-      const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
-      return err?.innerText?.trim() || null;
-    },
-    { timeout: 20_000 },
-    input,
-  );
-  return (await handle.jsonValue()) as string;
-}
-
-/** Everything a person is told about failures: alerts, field errors and toasts. */
-const failureTexts = () =>
-  page.$$eval('[role="alert"], [id$="-error"], .mantine-Notification-root', (els) => els.map((e) => (e as unknown as { innerText: string }).innerText));
+const sentenceOn = (label: string, scope?: string) => s.sentenceOn(label, scope);
+const failureTexts = () => s.failureTexts();
 
 async function noDeveloperText(form: string) {
   const shown = (await failureTexts()).join('\n');

@@ -41,26 +41,8 @@ async function pickLanguage(label: string, option: string) {
   await (handle as any).click();
 }
 
-/** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
-async function sentenceOn(label: string): Promise<string> {
-  const input = await s.inputId(label);
-  const handle = await page.waitForFunction(
-    (sel: string) => {
-      const el = (globalThis as any).document.querySelector(sel);
-      const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
-      return err?.innerText?.trim() || null;
-    },
-    { timeout: 20_000 },
-    input,
-  );
-  return (await handle.jsonValue()) as string;
-}
-
-/** Everything a person is told about failures: alerts, field errors and toasts. */
-const failureTexts = () =>
-  page.$$eval('[role="alert"], [id$="-error"], .mantine-Notification-root', (els) =>
-    els.map((e) => (e as unknown as { innerText: string }).innerText).join('\n'),
-  );
+const sentenceOn = (label: string, scope?: string) => s.sentenceOn(label, scope);
+const failureTexts = async () => (await s.failureTexts()).join('\n');
 
 /** Transitions end before axe reads colours. */
 const settle = () => new Promise((r) => setTimeout(r, 400));

@@ -30,6 +30,10 @@ export interface DashboardSession {
   choose(label: string, option: string, scope?: string): Promise<void>;
   /** Clicks the element with this accessible name and role. */
   click(name: string, role?: string): Promise<void>;
+  /** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
+  sentenceOn(label: string, scope?: string): Promise<string>;
+  /** Everything a person is told about failures: alerts, field errors and toasts. */
+  failureTexts(): Promise<string[]>;
   /** Signs a newcomer up and creates a project; answers the project's id and its secret key. */
   signUp(projectName: string): Promise<{ projectId: string; secretKey: string; email: string }>;
   close(): Promise<void>;
@@ -146,6 +150,23 @@ export async function openDashboard(
   const click = async (name: string, role = 'button') =>
     (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
 
+  const sentenceOn = async (label: string, scope = 'body') => {
+    const input = await inputId(label, scope);
+    const handle = await page.waitForFunction(
+      (sel: string) => {
+        const el = (globalThis as any).document.querySelector(sel);
+        const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
+        return err?.innerText?.trim() || null;
+      },
+      { timeout: 20_000 },
+      input,
+    );
+    return (await handle.jsonValue()) as string;
+  };
+
+  const failureTexts = () =>
+    page.$$eval('[role="alert"], [id$="-error"], .mantine-Notification-root', (els) => els.map((e) => (e as unknown as { innerText: string }).innerText));
+
   const signUp = async (projectName: string) => {
     const email = testEmail('newcomer');
     await page.goto(`${api.url}/app/signup`, { waitUntil: 'load' });
@@ -172,6 +193,8 @@ export async function openDashboard(
     replaceCode,
     choose,
     click,
+    sentenceOn,
+    failureTexts,
     signUp,
     async close() {
       await tb.close();
