@@ -117,18 +117,26 @@ describe('health and config', () => {
 
 describe('rate limit', () => {
   it('answers the 1001st request in a minute with 429 and Retry-After; other projects are unaffected', async () => {
-    const a = await createProjectFixture(h, 'limited');
     const b = await createProjectFixture(h, 'bystander');
-    // Keep all 1001 requests inside one fixed window.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
-    const statuses: number[] = [];
-    for (let i = 0; i < 1000; i += 50) {
-      const batch = await Promise.all(Array.from({ length: 50 }, () => h.http.get('/contacts').set(bearer(a.secretKey))));
-      statuses.push(...batch.map((r) => r.status));
-    }
+    // The windows are fixed wall-clock minutes: a burst that a loaded runner stretches across a minute's
+    // end proves nothing, so it is run again on a fresh project, now at the start of a new minute.
+    const burst = async (name: string) => {
+      const project = await createProjectFixture(h, name);
+      const minute = Math.floor(Date.now() / 60_000);
+      const statuses: number[] = [];
+      for (let i = 0; i < 1000; i += 50) {
+        const batch = await Promise.all(Array.from({ length: 50 }, () => h.http.get('/contacts').set(bearer(project.secretKey))));
+        statuses.push(...batch.map((r) => r.status));
+      }
+      const over = await h.http.get('/contacts').set(bearer(project.secretKey));
+      return { statuses, over, sameMinute: Math.floor(Date.now() / 60_000) === minute };
+    };
+    if (Date.now() % 60_000 > 40_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
+    let run = await burst('limited');
+    if (!run.sameMinute) run = await burst('limited again');
+    expect(run.sameMinute).toBe(true);
+    const { statuses, over } = run;
     expect(statuses.filter((s) => s === 200)).toHaveLength(1000);
-    const over = await h.http.get('/contacts').set(bearer(a.secretKey));
     expect(over.status).toBe(429);
     expectEnvelope(over, 'RATE_LIMIT_EXCEEDED');
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
@@ -140,6 +148,6 @@ describe('rate limit', () => {
     expect(other.status).toBe(200);
     expect(other.headers['ratelimit-remaining']).toBe('999');
     expect(other.headers['ratelimit-reset']).toMatch(/^\d+$/);
-    // Up to 20 s waiting for a fresh window, then 1001 requests: on a loaded 2-core runner that outlasts 60 s.
-  }, 150_000);
+    // Up to 20 s waiting for a fresh window, then up to two bursts of 1001 requests on a loaded runner.
+  }, 200_000);
 });
