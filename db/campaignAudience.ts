@@ -4,6 +4,7 @@ import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { topicStateSql } from './topics';
 import { consentedSql } from './consent';
 import type { CampaignRow } from './campaigns';
+import { type ContactPredicate, type Counted, countWhereOrEstimate } from './contactCounts';
 
 /**
  * The campaign's audience as a builder over `contacts c`. MARKETING goes only to subscribed
@@ -33,6 +34,26 @@ export async function audienceCount(knex: Knex, c: CampaignRow): Promise<number>
     .clearSelect()
     .count({ n: '*' });
   return Number(n);
+}
+
+/**
+ * The audience count as the composer asks it: estimated as `POST /contacts/count` is (db/contactCounts.ts)
+ * in a project of at least `threshold` contacts, for an audience of the whole list or a filter tree,
+ * with the consent rule in the sampled condition; a segment's audience (stored members, or its live
+ * filter) and every smaller project are counted exactly. The send itself snapshots the exact audience.
+ */
+export async function audienceCountOrEstimate(knex: Knex, c: CampaignRow, threshold: number): Promise<Counted> {
+  if (c.audience_type === 'SEGMENT') return { count: await audienceCount(knex, c), estimated: false };
+  const fieldTypes = await loadFieldTypes(knex, c.project_id);
+  const matches = (): ContactPredicate => {
+    const consented = consentedSql({ type: c.type, topicId: c.topic_id }, 'c', (t) => topicStateSql('c.id', t));
+    const parts = [
+      ...(c.audience_type === 'FILTERED' ? [compileFilter(c.audience_condition, { fieldTypes, scope: 'few' })] : []),
+      ...(consented ? [consented] : []),
+    ];
+    return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' AND '), bindings: parts.flatMap((p) => p.bindings) } : { sql: 'true', bindings: [] };
+  };
+  return countWhereOrEstimate(knex, c.project_id, matches, () => audienceCount(knex, c), { threshold });
 }
 
 /** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */

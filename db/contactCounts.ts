@@ -71,19 +71,42 @@ export interface CountOptions {
  * rollups, its jsonb paths), hence the sample.
  */
 export async function countMatchingOrEstimate(db: Knex, projectId: string, tree: unknown, fieldTypes: FieldTypes, opts: CountOptions): Promise<Counted> {
+  // The sample asks about its own contacts: a windowed count reads theirs, not the project's window.
+  const matches = () => compileFilter(tree, { fieldTypes, scope: 'few' });
+  return countWhereOrEstimate(db, projectId, matches, () => countMatching(db, projectId, tree, fieldTypes), opts);
+}
+
+/** A condition on the contacts row `c` (a compiled filter tree, a campaign's consent rule, or both). */
+export interface ContactPredicate {
+  sql: string;
+  bindings: readonly Knex.Value[];
+}
+
+/**
+ * countMatchingOrEstimate's rule for any condition on `c`: the sample's estimate in a project at or
+ * above the threshold when it is solid, else `exact()`. `matches` is built only when a sample is read.
+ */
+export async function countWhereOrEstimate(
+  db: Knex,
+  projectId: string,
+  matches: () => ContactPredicate,
+  exact: () => Promise<number>,
+  opts: CountOptions,
+): Promise<Counted> {
   if (opts.threshold > 0) {
     const projectRows = await plannedRows(db, db('contacts').where({ project_id: projectId }).select(db.raw('1')));
     if (projectRows >= opts.threshold) {
+      const predicate = matches();
       const rows = opts.sampleRows ?? SAMPLE_ROWS;
       for (const sampleRows of [rows / 10, rows]) {
-        const blocks = await sampleBlocks(db, projectId, tree, fieldTypes, sampleRows);
+        const blocks = await sampleBlocks(db, projectId, predicate, sampleRows);
         const share = solidShare(blocks);
         if (share !== null) return { count: Math.round(share * projectRows), estimated: true };
         if (sampleRows < rows && !largerSampleMayBeSolid(blocks, rows / sampleRows)) break;
       }
     }
   }
-  return { count: await countMatching(db, projectId, tree, fieldTypes), estimated: false };
+  return { count: await exact(), estimated: false };
 }
 
 /** What a block sample saw of the project: sums over its blocks of rows seen `s` and matches `h`. */
@@ -138,9 +161,7 @@ export function largerSampleMayBeSolid(b: SampleBlocks, factor: number): boolean
   return shareAndError(b).error / Math.sqrt(factor) <= 1.5 * MAX_RELATIVE_ERROR;
 }
 
-async function sampleBlocks(db: Knex, projectId: string, tree: unknown, fieldTypes: FieldTypes, sampleRows: number): Promise<SampleBlocks> {
-  // The sample asks about its own contacts: a windowed count reads theirs, not the project's window.
-  const { sql, bindings } = compileFilter(tree, { fieldTypes, scope: 'few' });
+async function sampleBlocks(db: Knex, projectId: string, { sql, bindings }: ContactPredicate, sampleRows: number): Promise<SampleBlocks> {
   const { rows: table } = await db.raw("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'contacts'::regclass");
   const percent = Math.min(100, (100 * sampleRows) / Math.max(1, Number(table[0].n)));
   // The same blocks twice (REPEATABLE, same percent; a block's choice depends only on its number), so

@@ -38,7 +38,7 @@ import {
   setCampaignArchive,
 } from '../../db/campaigns';
 import { cancelCampaign, requestSend, unscheduleCampaign } from '../../db/campaignTransitions';
-import { audienceCount } from '../../db/campaignAudience';
+import { audienceCountOrEstimate } from '../../db/campaignAudience';
 import { campaignStats } from '../../db/campaignStats';
 import { FilterError } from '../../db/filters';
 import { cancelCampaignWorkflow, endUnscheduledCampaignWorkflow, sendCampaignTest, setCampaignPaused } from '../../services/campaigns';
@@ -487,7 +487,8 @@ export default [
     async handler(ctx, { params, project }) {
       const c = await loadCampaign(ctx, project.id, params.id);
       try {
-        return { count: await audienceCount(ctx.deps.knex, c) };
+        const counted = await audienceCountOrEstimate(ctx.deps.knex, c, ctx.deps.config.countEstimateThreshold);
+        return { count: counted.count, ...(counted.estimated ? { estimated: true as const } : {}) };
       } catch (err) {
         if (err instanceof FilterError) throw invalidAudience(err);
         throw err;

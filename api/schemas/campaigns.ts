@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Email, MessageContentOut, PageQuery, Timestamp, Uuid } from './common';
 import { FilterTree } from './filters';
 import { TrackingChoiceIn, TrackingChoiceOut } from './tracking';
+import { CountEstimated } from './contactFields';
 import { AUDIENCE_TYPES, CAMPAIGN_KINDS, CAMPAIGN_SORTS, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from '../../db/campaigns';
 import { checkTemplate } from '../../services/render';
 import { AB_TEST_METRICS } from '../../db/campaignAbTest';
@@ -282,6 +283,9 @@ export const ProviderEventsOut = z.object({
 
 export const CampaignAudienceOut = z.object({
   count: z.number().int().describe('contacts the campaign would go to if it started now (its audience, subscription and topic applied)'),
+  estimated: CountEstimated.describe(
+    'present when `count` is an estimate, as POST /contacts/count estimates (an audience of all contacts or a filter; a segment audience is always counted); sending snapshots the exact audience',
+  ),
 });
 
 /** Omitted, the window is the campaign's: from when it started sending (else created) to now, in hours up to three days, else days. */

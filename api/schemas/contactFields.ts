@@ -17,14 +17,17 @@ export const LookupOut = z.object({
 
 /** The filter builder's live count (the dashboard asks while a condition is edited). */
 export const CountBody = z.object({ condition: FilterTree.describe('a filter tree, as segments take it') });
+/** A count's `estimated` flag, as the live count and a campaign's audience count answer it. */
+export const CountEstimated = z
+  .literal(true)
+  .optional()
+  .describe(
+    'present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise',
+  );
+
 export const CountOut = z.object({
   count: z.number().int().describe('contacts of the project the condition matches now'),
-  estimated: z
-    .literal(true)
-    .optional()
-    .describe(
-      'present when `count` is an estimate from a block sample: in a project of at least COUNT_ESTIMATE_THRESHOLD contacts, a count is estimated when the sample puts its standard error at most 2.5 % of it (a 95 % interval of about ±5 %), and exact otherwise',
-    ),
+  estimated: CountEstimated,
 });
 
 export const STANDARD_FIELDS = ['email', 'subscribed', 'createdAt', 'updatedAt'] as const;

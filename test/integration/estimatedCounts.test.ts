@@ -5,6 +5,7 @@ import { countMatchingOrEstimate, plannedRows } from '../../db/contactCounts';
 import { countMatching, loadFieldTypes } from '../../db/filters';
 import { recordEvents } from '../../db/events';
 import { countEventsByName } from '../../db/eventQueries';
+import { verifiedDomain } from '../helpers/fixtures';
 
 /**
  * Estimated counts (db/contactCounts.ts, docs/capacity.md "Estimated counts"): at or above
@@ -183,5 +184,41 @@ describe('top events over a window ending now', () => {
     expect((await countEventsByName(knex, { projectId: fx.projectId, from, to, limit: 10 }))[0].count).toBe(3);
     const route = await h.http.get('/analytics/top-events?days=2').set(bearer(fx.secretKey));
     expect(route.body.data).toEqual([{ name: 'burst', count: 5, uniqueContacts: 1 }]);
+  });
+});
+
+describe('a campaign audience count', () => {
+  it('estimates an audience of all contacts or a filter with the consent rule in the sample, flagged; a segment audience stays exact', async () => {
+    const knex = h.deps.knex;
+    const fx = await createProjectFixture(h, 'audience');
+    await verifiedDomain(h, fx.projectId, 'audience.example.com');
+    // A third "pro", half subscribed: a MARKETING audience of "pro" is a sixth of the list, a TRANSACTIONAL one a third.
+    await knex.raw(
+      `INSERT INTO contacts (id, project_id, email, subscribed, data)
+       SELECT 'cnt_aud' || lpad(g::text, 9, '0') || ?, ?, 'aud-' || g || '-' || ? || '@example.org', g % 2 = 0,
+              jsonb_build_object('plan', CASE WHEN g % 3 = 0 THEN 'pro' ELSE 'free' END)
+         FROM generate_series(1, ?) g`,
+      [crypto.randomBytes(3).toString('hex'), fx.projectId, crypto.randomBytes(3).toString('hex'), CONTACTS],
+    );
+    await knex.raw('ANALYZE contacts');
+    const planned = await plannedRows(knex, knex('contacts').where({ project_id: fx.projectId }).select(knex.raw('1')));
+    const audience = async (body: object) => {
+      const created = await h.http
+        .post('/campaigns')
+        .set(bearer(fx.secretKey))
+        .send({ name: 'Sized', subject: 'Hi', body: '<p>x</p>', from: 'news@audience.example.com', ...body });
+      expect(created.status).toBe(201);
+      const res = await h.http.get(`/campaigns/${created.body.data.id}/audience`).set(bearer(fx.secretKey));
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    // The sample is the whole (test) table, so each share is exact and the estimate is it times the planned size.
+    const about = (share: number) => ({ count: Math.round(planned * share), estimated: true });
+    expect(await audience({ audienceType: 'FILTERED', audienceCondition: pro })).toEqual(about(1 / 6));
+    expect(await audience({ audienceType: 'FILTERED', audienceCondition: pro, type: 'TRANSACTIONAL' })).toEqual(about(1 / 3));
+    expect(await audience({ audienceType: 'ALL' })).toEqual(about(1 / 2));
+    const segment = await h.http.post('/segments').set(bearer(fx.secretKey)).send({ name: 'Pro', type: 'DYNAMIC', condition: pro });
+    expect(segment.status).toBe(201);
+    expect(await audience({ audienceType: 'SEGMENT', segmentId: segment.body.data?.id ?? segment.body.id })).toEqual({ count: CONTACTS / 6 });
   });
 });

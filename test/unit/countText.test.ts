@@ -1,6 +1,6 @@
-import { countWords } from '../../web/src/components/countWords';
+import { countWords } from '../../web/src/api/countWords';
 
-/** The dashboard's count words (web/src/components/countWords.ts): exact counts in full, estimates in words. */
+/** The dashboard's count words (web/src/api/countWords.ts): exact counts in full, estimates in words. */
 describe('countWords', () => {
   it('writes an exact count in full, grouped for the locale', () => {
     expect(countWords(1234567, false, 'en-GB')).toEqual({ text: '1,234,567', about: false });

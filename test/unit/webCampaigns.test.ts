@@ -84,6 +84,9 @@ describe('the composer draft', () => {
     expect(splitAddress('"a@b"@example.com')).toEqual(['"a@b"', 'example.com']);
     expect(contactsText(1)).toBe('1 contact');
     expect(contactsText(1200)).toBe('1,200 contacts');
+    // An estimated audience (GET /campaigns/:id/audience `estimated: true`) says so, rounded; exact stays exact.
+    expect(contactsText(2_412_345, true)).toBe('about 2.4 million contacts');
+    expect(contactsText(2_412_345, false)).toBe('2,412,345 contacts');
     expect(percent(2 / 3)).toBe('66.7%');
   });
 
@@ -96,6 +99,7 @@ describe('the composer draft', () => {
       await i18n.changeLanguage('de');
       expect(contactsText(1)).toBe('1 Kontakt');
       expect(contactsText(1200)).toBe('1.200 Kontakte');
+      expect(contactsText(2_412_345, true)).toBe('etwa 2,4 Millionen Kontakte');
     } finally {
       await i18n.changeLanguage('en');
     }

@@ -7077,6 +7077,11 @@ export interface operations {
                     "application/json": {
                         /** @description contacts the campaign would go to if it started now (its audience, subscription and topic applied) */
                         count: number;
+                        /**
+                         * @description present when `count` is an estimate, as POST /contacts/count estimates (an audience of all contacts or a filter; a segment audience is always counted); sending snapshots the exact audience
+                         * @constant
+                         */
+                        estimated?: true;
                     };
                 };
             };

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { countWords } from './countWords';
+import { countWords } from '../api/countWords';
 
 /**
  * A count as the screens' sentences take it ("{{n}} contacts"): exact in the person's locale, or, when

@@ -29,7 +29,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign, newTree(), draftBody));
   const [saved, setSaved] = useState(() => JSON.stringify(bodyOf(draftOf(campaign, newTree(), draftBody))));
   const [schedule, setSchedule] = useState<Schedule>({ kind: 'now' });
-  const [confirming, setConfirming] = useState<{ count: number; schedule: Schedule } | null>(null);
+  const [confirming, setConfirming] = useState<{ count: number; estimated?: boolean; schedule: Schedule } | null>(null);
   const set = (p: Partial<CampaignDraft>) => setDraft((d) => ({ ...d, ...p }));
   const dirty = !campaign || JSON.stringify(bodyOf(draft)) !== saved;
 
@@ -55,8 +55,8 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const prepare = useMutation({
     mutationFn: async (s: Schedule) => {
       const row = await save.mutateAsync();
-      const { count } = await unwrap(api.GET('/campaigns/{id}/audience', { params: { path: { id: row.id } } }));
-      return { count, schedule: s };
+      const { count, estimated } = await unwrap(api.GET('/campaigns/{id}/audience', { params: { path: { id: row.id } } }));
+      return { count, estimated, schedule: s };
     },
     onSuccess: setConfirming,
   });

@@ -30,7 +30,7 @@ export function SendConfirmation({
   projectId: string;
   campaignId: string | undefined;
   draft: CampaignDraft;
-  confirming: { count: number; schedule: Schedule } | null;
+  confirming: { count: number; estimated?: boolean; schedule: Schedule } | null;
   onClose(): void;
 }) {
   const { t } = useTranslation('campaigns');
@@ -50,7 +50,9 @@ export function SendConfirmation({
       {confirming ? (
         <Stack>
           <Text data-testid="send-confirmation">
-            {confirming.count ? goesText(t, draft.name, contactsText(confirming.count), confirming.schedule) : t('editor.nobody', { name: draft.name })}
+            {confirming.count
+              ? goesText(t, draft.name, contactsText(confirming.count, confirming.estimated), confirming.schedule)
+              : t('editor.nobody', { name: draft.name })}
           </Text>
           {confirming.schedule.kind !== 'now' ? (
             <Text size="sm" c="dimmed">
@@ -72,8 +74,8 @@ export function SendConfirmation({
             </Button>
             <Button onClick={() => send.mutate(confirming.schedule)} loading={send.isPending}>
               {confirming.schedule.kind === 'now'
-                ? t('editor.sendTo', { contacts: contactsText(confirming.count) })
-                : t('editor.scheduleFor', { contacts: contactsText(confirming.count) })}
+                ? t('editor.sendTo', { contacts: contactsText(confirming.count, confirming.estimated) })
+                : t('editor.scheduleFor', { contacts: contactsText(confirming.count, confirming.estimated) })}
             </Button>
           </Group>
         </Stack>
