@@ -55,6 +55,8 @@ const PERMISSIONS = {
   'project.delete': ['OWNER'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Action = keyof typeof PERMISSIONS;
+/** Every permission a role may lack: what an `access.denied` entry names (the dashboard has words for each, test/unit/auditValueWords.test.ts). */
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Action[];
 
 export const can = (role: Role, action: Action): boolean => (PERMISSIONS[action] as readonly Role[]).includes(role);
 
@@ -254,6 +256,46 @@ export const KEPT_ON_RESET = new Set([
   // Who did what, the reset itself included: the record must outlive what it records.
   'audit_log',
 ]);
+
+/**
+ * The tables a reset wipes as the schema stands: the keys of its counts (a `project.reset` entry's
+ * `deleted`), which the dashboard names in words (test/unit/auditValueWords.test.ts). The reset still
+ * finds its tables in the schema, so a table added later is wiped before it is listed here;
+ * test/integration/projectReset.test.ts fails until it is (and so until it has words).
+ */
+export const WIPED_ON_RESET = [
+  'brands',
+  'campaign_runs',
+  'campaigns',
+  'consent_records',
+  'contact_confirmations',
+  'contact_erasures',
+  'contact_event_rollups',
+  'contact_fields',
+  'contact_views',
+  'contacts',
+  'email_engagements',
+  'emails',
+  'event_hourly_counts',
+  'event_keys',
+  'events',
+  'forms',
+  'idempotency_keys',
+  'inbound_messages',
+  'jobs',
+  'marketing_sends',
+  'segment_membership_changes',
+  'segments',
+  'send_throttle',
+  'send_throttle_holds',
+  'template_versions',
+  'templates',
+  'topics',
+  'tracking_domains',
+  'webhook_endpoints',
+  'workflow_executions',
+  'workflows',
+] as const;
 
 /** Rollups the statement triggers on `events` keep (db/eventRollups.ts). */
 const DERIVED_FROM_EVENTS = new Set(['contact_event_rollups', 'event_hourly_counts']);

@@ -119,6 +119,8 @@ it('lists the audit log newest first, filters it by action and pages it', async 
   // Names are read when the log is listed: the project by its name; the deleted topic by the name its create entry kept.
   expect(second[3]).toMatch(/The secret key Created campaign Autumn Created a campaign Autumn Campaign \S+ Name: Autumn/);
   expect(second[4]).toMatch(/Changed topic \S+ \(.*\) Changed a topic/);
+  // The fields the edit changed by their labels, not the request body's names (defaultSubscribed).
+  expect(second[4]).toMatch(/Changed: .*Subscribed by default/);
   expect(second[5]).toMatch(/Created topic Product news Created a topic Product news Topic \S+ Name: Product news Slug: product-news/);
   expect(second[6]).toMatch(/Created project Topics project Created the project Topics project Project \S+ Name: Topics project/);
   // Words, never the server's codes: no action code, no target type code, no JSON until asked for.
@@ -139,7 +141,7 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
   await s.click('Audit log', 'link');
   await s.waitForText('33 entries');
   expect((await rowsOf('Audit log'))[0]).toMatch(
-    /newcomer-.* Changed the settings \(retention\) Changed the settings Settings Changed: retention Show raw details/,
+    /newcomer-.* Changed the settings \(Retention\) Changed the settings Settings Changed: Retention Show raw details/,
   );
   // The stored JSON, for operators, one click away.
   await page.click('table[aria-label="Audit log"] tbody tr:first-child summary');
@@ -150,6 +152,23 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
     },
   );
   expect((await rowsOf('Audit log'))[0]).toMatch(/Show raw details \{ "changed": \[ "retention" \] \}/);
+
+  // A refused attempt (as api/projectAccess.ts writes it; jsonb keeps keys shortest first): the permission in words, the route tried as written, in monospace.
+  await h.deps.knex('audit_log').insert({
+    project_id: project.projectId,
+    actor: 'system',
+    action: 'access.denied',
+    target_type: 'domain',
+    target_id: null,
+    details: JSON.stringify({ action: 'POST /domains', permission: 'domains.manage', role: 'MEMBER', route: 'POST /domains' }),
+  });
+  await page.goto(`${s.api.url}/app/p/${project.projectId}/audit`, { waitUntil: 'load' });
+  await s.waitForText('34 entries');
+  expect((await rowsOf('Audit log'))[0]).toMatch(
+    /Refused \(role member\): Manage domains \(POST \/domains\) .* Role: member Route: POST \/domains Attempted: POST \/domains Permission: Manage domains Show raw details/,
+  );
+  const codes = await page.$$eval('table[aria-label="Audit log"] tbody tr:first-child code', (cs) => cs.map((c) => c.textContent));
+  expect(codes).toEqual(['POST /domains', 'POST /domains']);
   expect(s.problems).toEqual([]);
 });
 

@@ -110,7 +110,6 @@ describe('audit log lines', () => {
     const t = i18n.getFixedT('en', 'data');
     const same: Entry[] = [
       entry('topic.delete'),
-      entry('settings.update', { changed: ['retention'] }),
       entry('project.create', null, { name: 'Topics project' }),
       entry('contact.import', { contacts: 1 }),
       entry('contact.bulk_delete', { contacts: 4 }),
@@ -121,6 +120,27 @@ describe('audit log lines', () => {
       entry('billing.limits', { emails: 100, contacts: null }),
     ];
     for (const e of same) expect(auditSummary(t, e)).toBe(e.summary);
+  });
+
+  it('names the fields changed and the permission refused in words, a route as written', async () => {
+    await i18n.changeLanguage('en');
+    const en = i18n.getFixedT('en', 'data');
+    expect(auditSummary(en, entry('settings.update', { changed: ['retention', 'timezone'] }))).toBe('Changed the settings (Retention, Time zone)');
+    const byRoute = entry('access.denied', { role: 'MEMBER', permission: 'domains.manage', route: 'POST /domains', action: 'POST /domains' }, { name: null });
+    expect(auditSummary(en, byRoute)).toBe('Refused (role member): Manage domains (POST /domains)');
+    const byAction = entry(
+      'access.denied',
+      { role: 'MEMBER', permission: 'webhooks.manage', route: 'PATCH /webhook-endpoints/:id', action: 'webhook_endpoint.update' },
+      { name: 'https://hooks.example.com/a' },
+    );
+    expect(auditSummary(en, byAction)).toBe('Refused (role member): Manage webhooks on https://hooks.example.com/a');
+    await i18n.changeLanguage('de');
+    const de = i18n.getFixedT('de', 'data');
+    expect(auditSummary(de, entry('template.update', { changed: ['from', 'fieldOfTomorrow'] }))).toBe(
+      'Vorlage Thing geändert (Absenderadresse, fieldOfTomorrow)',
+    );
+    expect(auditSummary(de, byRoute)).toBe('Abgelehnt (Rolle Mitglied): Domains verwalten (POST /domains)');
+    await i18n.changeLanguage('en');
   });
 
   it("an action the dashboard has no sentence for reads as the server's summary", () => {

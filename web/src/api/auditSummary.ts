@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ResponseOf } from './client';
 import { momentWords, numberWords } from './dates';
+import { detailValueWords } from './auditDetails';
 
 /**
  * An audit entry's one line ("Deleted topic Product news") in the dashboard's language, composed from
@@ -47,15 +48,18 @@ const list = (v: unknown) => (Array.isArray(v) ? v.join(', ') : String(v ?? ''))
 const countOf = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
 
 /** The values the sentences name; each sentence takes the ones it needs. */
-function values(say: Say, e: Entry, d: Details): Record<string, unknown> {
+function values(t: TFunction<'data'>, say: Say, e: Entry, d: Details): Record<string, unknown> {
   const n = countOf(d.contacts ?? d.added ?? d.removed);
   const addresses = countOf(d.added ?? d.removed);
   const role = typeof d.role === 'string' ? say(`audit.role.${d.role}`, { defaultValue: d.role }) : '';
+  // The permission's words; an entry without one names the actions tried.
+  const refused = detailValueWords(t, d.permission === undefined ? 'action' : 'permission', d.permission ?? d.action);
   const cap = (v: unknown) => (typeof v === 'number' ? numberWords(v) : v == null ? say('audit.noCap') : String(v));
   return {
     name: e.target.name ?? e.target.id ?? '',
     id: e.target.id ?? '',
-    changed: list(d.changed),
+    // The fields changed and the permission refused by the words of the details' lines ("From address", "Manage domains").
+    changed: detailValueWords(t, 'changed', d.changed),
     role,
     prefix: d.prefix,
     scopes: list(d.scopes),
@@ -74,8 +78,8 @@ function values(say: Say, e: Entry, d: Details): Record<string, unknown> {
     version: d.version,
     when: typeof d.scheduledFor === 'string' ? momentWords(d.scheduledFor) : '',
     events: list(d.events),
-    // What a role was refused: a permission and its route, or the actions tried (docs/roles.md).
-    what: d.action === d.route ? `${d.permission} (${d.route})` : list(d.action),
+    // What a role was refused: the permission it lacked, with the route tried when it has no action (docs/roles.md).
+    what: typeof d.route === 'string' && d.action === d.route ? `${refused} (${d.route})` : refused,
   };
 }
 
@@ -87,6 +91,6 @@ export function auditSummary(t: TFunction<'data'>, e: Entry): string {
   // An action this dashboard has no sentence for: the server's own line.
   const own = say(key, { defaultValue: '' });
   if (!own) return e.summary;
-  const v = values(say, e, d);
+  const v = values(t, say, e, d);
   return say(`${key}${variant(e, d)}`, { ...v, defaultValue: say(key, v) }).trim();
 }

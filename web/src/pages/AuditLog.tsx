@@ -57,7 +57,7 @@ const who = (t: TFunction<'data'>, e: Entry) =>
 
 /**
  * The details as labelled lines in the reader's language (the settings changed, a role, counts
- * removed: api/auditDetails.ts), with the JSON the server stored one click away for operators.
+ * removed: api/auditDetails.ts), a route tried as code, with the JSON the server stored one click away for operators.
  */
 function Details({ details }: { details: Entry['details'] }) {
   const { t } = useTranslation('data');
@@ -70,7 +70,7 @@ function Details({ details }: { details: Entry['details'] }) {
           <Text span inherit fw={600}>
             {t('audit.detailLine', { label: l.label })}
           </Text>{' '}
-          {l.value}
+          {l.code ? <Code fz="xs">{l.value}</Code> : l.value}
         </Text>
       ))}
       <details>
