@@ -305,6 +305,25 @@ async function membersReads(knex: Knex, segmentId: string, label: string, contac
   ];
 }
 
+/**
+ * A campaign of the project with this audience (a sender domain marked verified first, as the tests'
+ * fixture does), for its audience count: the number the send confirmation names.
+ */
+async function audienceCampaign(stack: BenchStack, p: Seeded, audience: Record<string, unknown>): Promise<string> {
+  const domain = 'scale.bench.example';
+  if (!(await stack.knex('domains').where({ project_id: p.projectId, domain }).first('id')))
+    await stack
+      .knex('domains')
+      .insert({ id: crypto.randomUUID(), project_id: p.projectId, domain, token: 'bench', status: 'VERIFIED', records: '[]', verified_at: new Date() });
+  const res = await fetch(`${stack.url}/campaigns`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.secretKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Audience', subject: 'Hi', body: '<p>Hi</p>', from: `news@${domain}`, ...audience }),
+  });
+  if (res.status !== 201) throw new Error(`creating a campaign: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
 async function readsOf(stack: BenchStack, p: Seeded, label: string, contacts: number): Promise<Read[]> {
   const knex = stack.knex;
   const deepEmail = `${label}${Math.floor(contacts * 0.9)}@bench.example`;
@@ -324,6 +343,17 @@ async function readsOf(stack: BenchStack, p: Seeded, label: string, contacts: nu
     ['GET /activity (first page)', 'GET', '/activity?limit=50'],
     ['GET /events/contact/:id (a timeline)', 'GET', `/events/contact/${someone?.contact_id ?? 'none'}`],
     ['GET /contacts/:id/timeline', 'GET', `/contacts/${someone?.contact_id ?? 'none'}/timeline`],
+    ['GET /campaigns/:id/audience (all, MARKETING)', 'GET', `/campaigns/${await audienceCampaign(stack, p, { audienceType: 'ALL' })}/audience`],
+    [
+      'GET /campaigns/:id/audience (plan = pro AND score > 50)',
+      'GET',
+      `/campaigns/${await audienceCampaign(stack, p, { audienceType: 'FILTERED', audienceCondition: FILTERS['count: plan = pro AND score > 50'] })}/audience`,
+    ],
+    [
+      'GET /campaigns/:id/audience (purchase >= 3)',
+      'GET',
+      `/campaigns/${await audienceCampaign(stack, p, { audienceType: 'FILTERED', audienceCondition: FILTERS['count: purchase >= 3'] })}/audience`,
+    ],
   ];
 }
 
