@@ -14,6 +14,8 @@ let h: Harness;
 let page: Page;
 /** The first test's contacts (pro, pro, free), which the second one pastes into a static segment. */
 const contacts: string[] = [];
+/** The first test's project's secret key. */
+let key = '';
 
 beforeAll(async () => {
   s = await openDashboard();
@@ -62,7 +64,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await typeInto('Project name', 'Segments project');
   await click('Create project');
   await waitForText('Setup checklist');
-  const key = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
+  key = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
   for (const [tag, data] of [
     ['pro-a', { plan: 'pro', score: 10 }],
     ['pro-b', { plan: 'pro', score: 7 }],
@@ -223,5 +225,45 @@ it('tracking membership: Compute (a Temporal run) reports who entered', async ()
   await waitForText('Saved');
   await click('Compute');
   await waitForText('Computed: 1 member, 1 entered, 0 exited.', 60_000);
+  expect(s.problems).toEqual([]);
+}, 120_000);
+
+it("pages a segment's members by the cursor of the page before (keyset at any depth), not by OFFSET", async () => {
+  const many = Array.from({ length: 45 }, (_, i) => email(`member-${i}`));
+  const created = await h.http.post('/segments').set(bearer(key)).send({ name: 'Many members', type: 'STATIC' });
+  expect(created.status).toBe(201);
+  const id = created.body.data?.id ?? created.body.id;
+  expect((await h.http.post(`/segments/${id}/members`).set(bearer(key)).send({ emails: many, createMissing: true })).status).toBe(200);
+  const projectId = /\/p\/([^/]+)\//.exec(page.url())![1];
+  const asked: string[] = [];
+  const seen = (r: { url(): string }) => {
+    if (r.url().includes(`/segments/${id}/contacts`)) asked.push(new URL(r.url()).search);
+  };
+  page.on('request', seen);
+  try {
+    await page.goto(`${s.api.url}/app/p/${projectId}/segments/${id}`, { waitUntil: 'load' });
+    const rows = () => page.$$eval('table[aria-label="Segment members"] tbody tr', (trs) => trs.length);
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Segment members"] tbody tr').length === 20, {
+      timeout: 20_000,
+    });
+    for (const n of ['2', '3']) {
+      await (await page.waitForSelector(`section ::-p-aria([name="${n}"][role="button"])`))!.click();
+      await page.waitForFunction(
+        (k: number) => (globalThis as any).document.querySelectorAll('table[aria-label="Segment members"] tbody tr').length === k,
+        { timeout: 20_000 },
+        n === '3' ? 5 : 20,
+      );
+    }
+    expect(await rows()).toBe(5);
+    // The first page by number; the next two each by the cursor the page before handed out.
+    expect(asked[0]).toMatch(/[?&]page=1\b/);
+    expect(asked.slice(1)).toHaveLength(2);
+    for (const q of asked.slice(1)) {
+      expect(q).toMatch(/[?&]cursor=/);
+      expect(q).not.toMatch(/[?&]page=/);
+    }
+  } finally {
+    page.off('request', seen);
+  }
   expect(s.problems).toEqual([]);
 }, 120_000);

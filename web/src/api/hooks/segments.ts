@@ -19,12 +19,25 @@ export function useSegment(projectId: string, segmentId: string | undefined) {
   });
 }
 
-/** One page of a segment's members (GET /segments/{id}/contacts); the previous page stays on screen while the next loads. */
+type MemberPage = ResponseOf<'/segments/{id}/contacts', 'get'>;
+
+/**
+ * One page of a segment's members (GET /segments/{id}/contacts); the previous page stays on screen
+ * while the next loads. A page whose previous page is cached is asked for by that page's `cursor`
+ * (keyset: as cheap 90 % in as on the first page); a page jumped to by number by `page` (an OFFSET,
+ * which grows with the depth: docs/capacity.md).
+ */
 export function useSegmentMembers(projectId: string, segmentId: string, { page, pageSize }: { page: number; pageSize: number }) {
+  const qc = useQueryClient();
   return useQuery({
     queryKey: keys.segments.membersPage(projectId, segmentId, page),
     placeholderData: keepPreviousData,
-    queryFn: () => unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segmentId }, query: { page, pageSize } } })),
+    queryFn: () => {
+      const before = page > 1 ? qc.getQueryData<MemberPage>(keys.segments.membersPage(projectId, segmentId, page - 1)) : undefined;
+      const cursor = before?.pageSize === pageSize && before.page === page - 1 ? before.cursor : undefined;
+      const query = cursor ? { cursor, pageSize } : { page, pageSize };
+      return unwrap(api.GET('/segments/{id}/contacts', { params: { path: { id: segmentId }, query } }));
+    },
   });
 }
 
