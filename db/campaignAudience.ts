@@ -18,19 +18,21 @@ export function audienceQuery(knex: Knex, c: CampaignRow, fieldTypes: FieldTypes
   if (c.audience_type === 'FILTERED') q = matchingContactsQuery(knex, c.project_id, c.audience_condition, fieldTypes);
   else if (c.audience_type === 'SEGMENT') q = segment ? segmentMembersQuery(knex, segment, fieldTypes) : knex({ c: 'contacts' }).whereRaw('false');
   else q = knex({ c: 'contacts' }).where('c.project_id', c.project_id);
-  // The consent rule (db/consent.ts): a topic's mail, whatever its type, to contacts subscribed globally and to the topic.
-  const consented = consentedSql({ type: c.type, topicId: c.topic_id }, 'c', (t) => topicStateSql('c.id', t));
+  const consented = audienceConsent(c);
   if (consented) q.whereRaw(consented.sql, consented.bindings);
   return q;
 }
+
+/** The consent rule (db/consent.ts) over `contacts c`: a topic's mail, whatever its type, to contacts subscribed globally and to the topic. */
+const audienceConsent = (c: CampaignRow) => consentedSql({ type: c.type, topicId: c.topic_id }, 'c', (t) => topicStateSql('c.id', t));
 
 /**
  * How many contacts the campaign would go to if it started now: the query `beginSending` snapshots,
  * counted (the number a send's confirmation names). Throws FilterError when a FILTERED tree no longer compiles.
  */
-export async function audienceCount(knex: Knex, c: CampaignRow): Promise<number> {
+export async function audienceCount(knex: Knex, c: CampaignRow, fieldTypes?: FieldTypes): Promise<number> {
   const segment = c.audience_type === 'SEGMENT' && c.segment_id ? await findSegment(knex, c.project_id, c.segment_id) : undefined;
-  const [{ n }] = await audienceQuery(knex, c, await loadFieldTypes(knex, c.project_id), segment)
+  const [{ n }] = await audienceQuery(knex, c, fieldTypes ?? (await loadFieldTypes(knex, c.project_id)), segment)
     .clearSelect()
     .count({ n: '*' });
   return Number(n);
@@ -46,14 +48,14 @@ export async function audienceCountOrEstimate(knex: Knex, c: CampaignRow, thresh
   if (c.audience_type === 'SEGMENT') return { count: await audienceCount(knex, c), estimated: false };
   const fieldTypes = await loadFieldTypes(knex, c.project_id);
   const matches = (): ContactPredicate => {
-    const consented = consentedSql({ type: c.type, topicId: c.topic_id }, 'c', (t) => topicStateSql('c.id', t));
+    const consented = audienceConsent(c);
     const parts = [
       ...(c.audience_type === 'FILTERED' ? [compileFilter(c.audience_condition, { fieldTypes, scope: 'few' })] : []),
       ...(consented ? [consented] : []),
     ];
     return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' AND '), bindings: parts.flatMap((p) => p.bindings) } : { sql: 'true', bindings: [] };
   };
-  return countWhereOrEstimate(knex, c.project_id, matches, () => audienceCount(knex, c), { threshold });
+  return countWhereOrEstimate(knex, c.project_id, matches, () => audienceCount(knex, c, fieldTypes), { threshold });
 }
 
 /** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ContactOut } from '../schemas/contacts';
-import type { ContactRow } from '../../db/contactReaders';
+import type { ContactPage, ContactRow } from '../../db/contactReaders';
+import { estimatedFlag } from './counts';
 
 /** Response shapes of the contacts routes, typed by their `*Out` schemas (api/schemas). */
 
@@ -15,3 +16,12 @@ export function presentContact(row: ContactRow): z.input<typeof ContactOut> {
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
+
+/** A page of the contact list or a search: the rows, the keyset cursor and the total, flagged when estimated. */
+export const presentContactPage = (page: ContactPage) => ({
+  data: page.rows.map(presentContact),
+  cursor: page.cursor,
+  hasMore: page.hasMore,
+  total: page.total,
+  ...estimatedFlag(page.estimated),
+});

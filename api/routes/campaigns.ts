@@ -1,4 +1,5 @@
 import { CampaignLinksOut } from '../schemas/tracking';
+import { presentCount } from '../presenters/counts';
 import { campaignLinks } from '../../db/tracking';
 import { senderCheckWaived } from '../../lib/config';
 import { route } from '../route';
@@ -487,8 +488,7 @@ export default [
     async handler(ctx, { params, project }) {
       const c = await loadCampaign(ctx, project.id, params.id);
       try {
-        const counted = await audienceCountOrEstimate(ctx.deps.knex, c, ctx.deps.config.countEstimateThreshold);
-        return { count: counted.count, ...(counted.estimated ? { estimated: true as const } : {}) };
+        return presentCount(await audienceCountOrEstimate(ctx.deps.knex, c, ctx.deps.config.countEstimateThreshold));
       } catch (err) {
         if (err instanceof FilterError) throw invalidAudience(err);
         throw err;

@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { presentCount } from '../presenters/counts';
 import { heavyReader } from '../../services/reads';
 import { requestAuditor } from '../../services/audit';
 import { recordAudit } from '../../db/auditLog';
@@ -49,7 +50,7 @@ export default [
       try {
         const threshold = ctx.deps.config.countEstimateThreshold;
         const counted = await countMatchingOrEstimate(reader, projectId, body.condition, await loadFieldTypes(reader, projectId), { threshold });
-        return { count: counted.count, ...(counted.estimated ? { estimated: true as const } : {}) };
+        return presentCount(counted);
       } catch (err) {
         if (!(err instanceof FilterError)) throw err;
         throw validationError(

@@ -4,7 +4,7 @@ import { ContactPageOut } from '../schemas/contacts';
 import { ContactSearchBody } from '../schemas/contactSearch';
 import { heavyReader } from '../../services/reads';
 import { filterErrorToFieldError } from '../schemas/filters';
-import { presentContact } from '../presenters/contacts';
+import { presentContactPage } from '../presenters/contacts';
 import { listContacts, parseContactCursor } from '../../db/contactReaders';
 import { FilterError } from '../../db/filters';
 import { compileSelection } from '../../services/contactSelection';
@@ -41,8 +41,7 @@ export default [
         after,
         estimateAbove: ctx.deps.config.countEstimateThreshold,
       });
-      const estimated = page.estimated ? { estimated: true as const } : {};
-      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total, ...estimated };
+      return presentContactPage(page);
     },
   }),
 ];

@@ -23,7 +23,7 @@ import { listConsent } from '../../db/consent';
 import { isPending } from '../../db/doubleOptIn';
 import { doubleOptInFor, heldSubscription, needsConfirmation, requestConfirmation } from '../../services/doubleOptIn';
 import type { ContactRow } from '../../db/contactReaders';
-import { presentContact } from '../presenters/contacts';
+import { presentContact, presentContactPage } from '../presenters/contacts';
 import { presentConsent } from '../presenters/contactRecord';
 import { ContactDeleteQuery } from '../schemas/contactPrivacy';
 import { eraseContact } from '../../services/erasure';
@@ -61,8 +61,7 @@ export default [
         after,
         estimateAbove: ctx.deps.config.countEstimateThreshold,
       });
-      const estimated = page.estimated ? { estimated: true as const } : {};
-      return { data: page.rows.map(presentContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total, ...estimated };
+      return presentContactPage(page);
     },
   }),
   route({

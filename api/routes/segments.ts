@@ -1,4 +1,5 @@
 import { route } from '../route';
+import { estimatedFlag } from '../presenters/counts';
 import { heavyReader } from '../../services/reads';
 import { audited, changedKeys, requestAuditor } from '../../services/audit';
 import type { AppContext } from '../context';
@@ -186,7 +187,7 @@ export default [
       return {
         data: r.rows.map(presentContact),
         total: r.total,
-        ...(r.estimated ? { estimated: true as const } : {}),
+        ...estimatedFlag(r.estimated),
         page: r.page,
         pageSize: query.pageSize,
         cursor: r.cursor,

@@ -51,7 +51,7 @@ const countOf = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0
 function values(t: TFunction<'data'>, say: Say, e: Entry, d: Details): Record<string, unknown> {
   const n = countOf(d.contacts ?? d.added ?? d.removed);
   const addresses = countOf(d.added ?? d.removed);
-  const role = typeof d.role === 'string' ? say(`audit.role.${d.role}`, { defaultValue: d.role }) : '';
+  const role = typeof d.role === 'string' ? detailValueWords(t, 'role', d.role) : '';
   // The permission's words; an entry without one names the actions tried.
   const refused = detailValueWords(t, d.permission === undefined ? 'action' : 'permission', d.permission ?? d.action);
   const cap = (v: unknown) => (typeof v === 'number' ? numberWords(v) : v == null ? say('audit.noCap') : String(v));

@@ -12,7 +12,7 @@ import { AudienceFields } from '../components/campaigns/AudienceFields';
 import { SendTest } from '../components/campaigns/ComposerFields';
 import { MessageFields } from '../components/campaigns/MessageFields';
 import { ScheduleFields } from '../components/campaigns/ScheduleFields';
-import { SendConfirmation } from '../components/campaigns/SendConfirmation';
+import { type Confirming, SendConfirmation } from '../components/campaigns/SendConfirmation';
 import { useTranslation } from 'react-i18next';
 import { useStarterWords } from '../components/emailEditor/useStarterWords';
 
@@ -29,7 +29,7 @@ export function CampaignEditor({ projectId, campaign }: { projectId: string; cam
   const [draft, setDraft] = useState<CampaignDraft>(() => draftOf(campaign, newTree(), draftBody));
   const [saved, setSaved] = useState(() => JSON.stringify(bodyOf(draftOf(campaign, newTree(), draftBody))));
   const [schedule, setSchedule] = useState<Schedule>({ kind: 'now' });
-  const [confirming, setConfirming] = useState<{ count: number; estimated?: boolean; schedule: Schedule } | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
   const set = (p: Partial<CampaignDraft>) => setDraft((d) => ({ ...d, ...p }));
   const dirty = !campaign || JSON.stringify(bodyOf(draft)) !== saved;
 

@@ -16,6 +16,13 @@ export function goesText(t: TFunction<'campaigns'>, name: string, contacts: stri
   return t('editor.goesAt', { name, contacts, local, zone: s.timeZone });
 }
 
+/** What the confirmation names: the audience counted now (`estimated` as GET /campaigns/:id/audience says) and when it goes. */
+export interface Confirming {
+  count: number;
+  estimated?: boolean;
+  schedule: Schedule;
+}
+
 /**
  * "Send now" and "Schedule" ask first: how many contacts the audience holds now (`confirming.count`,
  * counted by the composer), the content's checks, then POST /campaigns/:id/send.
@@ -30,7 +37,7 @@ export function SendConfirmation({
   projectId: string;
   campaignId: string | undefined;
   draft: CampaignDraft;
-  confirming: { count: number; estimated?: boolean; schedule: Schedule } | null;
+  confirming: Confirming | null;
   onClose(): void;
 }) {
   const { t } = useTranslation('campaigns');
