@@ -4,7 +4,7 @@ import type { EmailDocument } from './emailEditor';
 import i18n from 'i18next';
 import { numberWords } from './dates';
 import { intlLocale } from '../i18n/locale';
-import { countWords } from './countWords';
+import { countText } from './countWords';
 
 /** The filter tree as the API's schema has it (FilterBuilder's FilterTree is the same shape). */
 type FilterTree = components['schemas']['FilterTree'];
@@ -189,8 +189,7 @@ export const isOne = (n: number) => new Intl.PluralRules(intlLocale()).select(n)
 /** "3 contacts" / "1 contact", in the dashboard's language; an estimate (`estimated: true`) as "about 2.4 million contacts". */
 export function contactsText(n: number, estimated?: boolean): string {
   if (!estimated) return i18n.getFixedT(null, 'campaigns')(isOne(n) ? 'count.contactOne' : 'count.contactOther', { n: numberWords(n) });
-  const about = i18n.getFixedT(null, 'common')('aboutCount', { value: countWords(n, true).text });
-  return i18n.getFixedT(null, 'campaigns')('count.contactOther', { n: about });
+  return i18n.getFixedT(null, 'campaigns')('count.contactOther', { n: countText(n, true) });
 }
 
 /** A share of 0 to 1 as a percentage with one decimal ("66.7%", "66,7 %"). */

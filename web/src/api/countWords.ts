@@ -1,3 +1,4 @@
+import i18n from 'i18next';
 import { intlLocale } from '../i18n/locale';
 
 /**
@@ -8,4 +9,10 @@ import { intlLocale } from '../i18n/locale';
 export function countWords(value: number, estimated: boolean | undefined, locale = intlLocale()): { text: string; about: boolean } {
   if (!estimated) return { text: new Intl.NumberFormat(locale).format(value), about: false };
   return { text: new Intl.NumberFormat(locale, { notation: 'compact', compactDisplay: 'long', maximumFractionDigits: 1 }).format(value), about: true };
+}
+
+/** A count as the screens' sentences take it ("{{n}} contacts"): its digits, or "about 2.4 million" in the dashboard's language. */
+export function countText(value: number, estimated?: boolean): string {
+  const { text, about } = countWords(value, estimated);
+  return about ? i18n.getFixedT(null, 'common')('aboutCount', { value: text }) : text;
 }
