@@ -4,7 +4,7 @@ import { findSegment, segmentMembersQuery, SegmentRow } from './segments';
 import { topicStateSql } from './topics';
 import { consentedSql } from './consent';
 import type { CampaignRow } from './campaigns';
-import { type ContactPredicate, type Counted, countWhereOrEstimate } from './contactCounts';
+import { type ContactPredicate, type CountOptions, type Counted, countWhereOrEstimate } from './contactCounts';
 
 /**
  * The campaign's audience as a builder over `contacts c`. MARKETING goes only to subscribed
@@ -44,7 +44,7 @@ export async function audienceCount(knex: Knex, c: CampaignRow, fieldTypes?: Fie
  * with the consent rule in the sampled condition; a segment's audience (stored members, or its live
  * filter) and every smaller project are counted exactly. The send itself snapshots the exact audience.
  */
-export async function audienceCountOrEstimate(knex: Knex, c: CampaignRow, threshold: number): Promise<Counted> {
+export async function audienceCountOrEstimate(knex: Knex, c: CampaignRow, opts: CountOptions): Promise<Counted> {
   if (c.audience_type === 'SEGMENT') return { count: await audienceCount(knex, c), estimated: false };
   const fieldTypes = await loadFieldTypes(knex, c.project_id);
   const matches = (): ContactPredicate => {
@@ -55,7 +55,7 @@ export async function audienceCountOrEstimate(knex: Knex, c: CampaignRow, thresh
     ];
     return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' AND '), bindings: parts.flatMap((p) => p.bindings) } : { sql: 'true', bindings: [] };
   };
-  return countWhereOrEstimate(knex, c.project_id, matches, () => audienceCount(knex, c, fieldTypes), { threshold });
+  return countWhereOrEstimate(knex, c.project_id, matches, () => audienceCount(knex, c, fieldTypes), opts);
 }
 
 /** Throws FilterError when the tree does not compile against the project's field types (the 422 check). */

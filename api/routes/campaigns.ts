@@ -488,7 +488,7 @@ export default [
     async handler(ctx, { params, project }) {
       const c = await loadCampaign(ctx, project.id, params.id);
       try {
-        return presentCount(await audienceCountOrEstimate(ctx.deps.knex, c, ctx.deps.config.countEstimateThreshold));
+        return presentCount(await audienceCountOrEstimate(ctx.deps.knex, c, { threshold: ctx.deps.config.countEstimateThreshold }));
       } catch (err) {
         if (err instanceof FilterError) throw invalidAudience(err);
         throw err;
