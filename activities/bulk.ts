@@ -25,6 +25,9 @@ export interface JobBatchInput {
   /** Row number the previous batch ended at (0 to begin). */
   after: number;
   limit: number;
+  /** This batch's lane of `lanes` (imports: rows by their email's hash; absent: the job's every row). */
+  lane?: number;
+  lanes?: number;
 }
 
 const OK: RowOutcome = { ok: true };

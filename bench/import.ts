@@ -92,7 +92,9 @@ async function main() {
     const floorProject = await benchProject(stack);
     const auth = { authorization: `Bearer ${secretKey}` };
     const files = csvFiles(ROWS);
-    console.log(`import bench: ${ROWS.toLocaleString()} rows in ${files.length} files of ≤ 5 MB (${new Date().toISOString()})`);
+    console.log(
+      `import bench: ${ROWS.toLocaleString()} rows in ${files.length} files of ≤ 5 MB, IMPORT_LANES ${stack.config.imports.lanes} (${new Date().toISOString()})`,
+    );
     const roots = { worker: worker.pid, Temporal: stack.server.process?.pid };
     const floorCpu = cpuMeter(roots);
     const floorMs = await copyFloor(stack, floorProject.projectId, ROWS);

@@ -137,38 +137,67 @@ export function eachRow<P>(apply: (trx: Knex.Transaction, job: JobRow, row: JobR
 }
 
 /**
- * Applies the next `limit` pending rows after row `after` with `apply`, which runs inside the
- * batch transaction (so its writes commit with the rows' removal and the counters, or not at
- * all). The job row is locked first, which also serialises a timed-out attempt still running with
- * its retry. The rows are taken by deleting them: a row applied once is gone for any retry, and
- * the job's end has no staged input left to delete. (`done` is still honoured: rows an earlier
- * version flipped instead of removing are skipped.)
+ * A batch's share of the job's rows: lane `lane` of `lanes` takes only the rows whose contact email
+ * hashes to it, so lanes run side by side without ever touching the same contact (a contact named
+ * twice stays in one lane, in row order). Rows without an email (staged with an error) go to lane 0.
  */
-export async function processJobBatch<P>(db: Knex, jobId: string, range: { after: number; limit: number }, apply: ApplyRows<P>): Promise<BatchResult> {
+export interface BatchLane {
+  lane: number;
+  lanes: number;
+}
+
+const LANE_OF_ROW = "mod(hashtext(coalesce(payload->>'email', '')) & 2147483647, ?) = ?";
+
+/**
+ * Applies the next `limit` pending rows after row `after` (of its lane, when lanes are given) with
+ * `apply`, which runs inside the batch transaction (so its writes commit with the rows' removal and
+ * the counters, or not at all). A lane's batches are serialised by a transaction advisory lock, which
+ * also makes a timed-out attempt still running finish before its retry takes rows; the job row is
+ * only key-share locked, so other lanes run alongside and ending the job (finishJob, FOR UPDATE) waits
+ * for them. The counters and the error list are added to in SQL, never from what the batch read
+ * first, so two lanes never lose each other's figures. The rows are taken by deleting them: a row
+ * applied once is gone for any retry, and the job's end has no staged input left to delete. (`done`
+ * is still honoured: rows an earlier version flipped instead of removing are skipped.)
+ */
+export async function processJobBatch<P>(
+  db: Knex,
+  jobId: string,
+  range: { after: number; limit: number } & Partial<BatchLane>,
+  apply: ApplyRows<P>,
+): Promise<BatchResult> {
+  const lanes = range.lanes ?? 1;
+  const lane = range.lane ?? 0;
   return db.transaction(async (trx) => {
-    const job = await trx<JobRow>('jobs').where({ id: jobId }).forUpdate().first();
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', [`job:${jobId}`, lane]);
+    const job = await trx<JobRow>('jobs').where({ id: jobId }).forKeyShare().first();
     if (job?.status !== 'RUNNING') return { last: range.after, more: false, processed: job?.processed, total: job?.total };
     const { rows: taken } = await trx.raw(
       `DELETE FROM job_rows
         WHERE job_id = ? AND row_number IN (
-          SELECT row_number FROM job_rows WHERE job_id = ? AND NOT done AND row_number > ? ORDER BY row_number LIMIT ?)
+          SELECT row_number FROM job_rows WHERE job_id = ? AND NOT done AND row_number > ?${lanes > 1 ? ` AND ${LANE_OF_ROW}` : ''}
+           ORDER BY row_number LIMIT ?)
         RETURNING row_number, payload`,
-      [jobId, jobId, range.after, range.limit],
+      [jobId, jobId, range.after, ...(lanes > 1 ? [lanes, lane] : []), range.limit],
     );
     const rows = (taken as JobRowRecord<P>[]).sort((a, b) => a.row_number - b.row_number);
     if (rows.length === 0) return { last: range.after, more: false, processed: job.processed, total: job.total };
 
     const errors = await apply(trx, job, rows);
     const last = rows[rows.length - 1].row_number;
-    await trx('jobs')
-      .where({ id: jobId })
-      .update({
-        processed: trx.raw('processed + ?', [rows.length]),
-        succeeded: trx.raw('succeeded + ?', [rows.length - errors.length]),
-        failed: trx.raw('failed + ?', [errors.length]),
-        ...(errors.length && job.errors.length < MAX_JOB_ERRORS ? { errors: JSON.stringify([...job.errors, ...errors].slice(0, MAX_JOB_ERRORS)) } : {}),
-      });
-    return { last, more: rows.length === range.limit, processed: job.processed + rows.length, total: job.total };
+    // The list keeps the first MAX_JOB_ERRORS by row whatever order lanes add them in; errors
+    // without a row (bulk jobs' contact ids) keep the order they came in.
+    const {
+      rows: [counted],
+    } = await trx.raw(
+      `UPDATE jobs SET processed = processed + ?, succeeded = succeeded + ?, failed = failed + ?,
+              errors = CASE WHEN ?::int = 0 THEN errors ELSE (
+                SELECT coalesce(jsonb_agg(e ORDER BY (e->>'row')::int NULLS LAST, n), '[]'::jsonb)
+                  FROM (SELECT e, n FROM jsonb_array_elements(errors || ?::jsonb) WITH ORDINALITY AS x(e, n)
+                         ORDER BY (e->>'row')::int NULLS LAST, n LIMIT ?) kept) END
+        WHERE id = ? RETURNING processed, total`,
+      [rows.length, rows.length - errors.length, errors.length, errors.length, JSON.stringify(errors), MAX_JOB_ERRORS, jobId],
+    );
+    return { last, more: rows.length === range.limit, processed: Number(counted.processed), total: counted.total ?? job.total };
   });
 }
 

@@ -5,6 +5,7 @@ import { convertCell, guessType } from '../lib/importTypes';
 import { type ImportRowProblem, importRowMessage } from '../lib/importRowWords';
 import { CsvSyntaxError } from '../lib/csv';
 import type { ImportRowPayload, StagedRow } from '../db/jobs';
+import { normalizeEmail } from '../db/users';
 
 /** The file as a whole cannot be imported (no header, no `email` column, bad column names, open quote). */
 export class ImportFileError extends Error {
@@ -136,7 +137,10 @@ function importPayload(columns: ImportColumns, cells: string[]): ImportRowPayloa
   // Without a type, cells stay strings (a zip code "02134" must not become a number).
   const typed = rowData(columns, cells);
   if ('error' in typed) return typed;
-  return subscribed === undefined ? { email: email.data, data: typed.data } : { email: email.data, subscribed, data: typed.data };
+  // Staged as the contact's key (the writer normalises the same way): an import's lanes split rows
+  // by this text, so "A@x.test" and "a@x.test" must land in one lane, in row order.
+  const key = normalizeEmail(email.data);
+  return subscribed === undefined ? { email: key, data: typed.data } : { email: key, subscribed, data: typed.data };
 }
 
 const isBlank = (cells: string[]) => cells.every((c) => c === '');

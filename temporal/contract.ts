@@ -120,6 +120,14 @@ export interface BulkJobInput {
   batchesPerRun?: number;
   /** Row number to continue after; set by continueAsNew. */
   after?: number;
+  /**
+   * Imports: batches in flight at once, each lane taking the rows whose email hashes to it (db/jobs
+   * processJobBatch), so one contact's rows stay in order. Absent or 1: one batch after another
+   * (every run started before lanes, and bulk and export jobs).
+   */
+  lanes?: number;
+  /** Each lane's row number to continue after; set by continueAsNew when lanes > 1. */
+  afters?: number[];
 }
 
 export interface SegmentComputeInput {

@@ -50,7 +50,7 @@ async function enqueue(
     (j) => ({ projectId, action: JOB_AUDIT[type], target: { type: 'job', id: j.id }, details: { contacts: j.total, ...details } }),
   );
   try {
-    await startBulkJob(ctx.deps.temporal, { ...job, type });
+    await startBulkJob(ctx.deps.temporal, { ...job, type }, ctx.deps.config.imports.lanes);
   } catch (err) {
     // Nothing would ever run it: better no job than one stuck QUEUED. The client may retry.
     await deleteJob(ctx.deps.knex, job.id);

@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { bulkActivities } from '../../activities/bulk';
-import { createJob, markJobRunning, StagedRow } from '../../db/jobs';
+import { BatchResult, createJob, markJobRunning, StagedRow } from '../../db/jobs';
 import { upsertContacts } from '../../db/contactBatchWriter';
 
 /**
@@ -213,5 +213,84 @@ describe('a retried import batch', () => {
     ]);
     expect(await eventsOf(r1.id)).toEqual([{ name: 'contact.unsubscribed', data: { source: 'import' } }]);
     expect(await h.deps.knex('consent_records').where({ project_id: p.projectId }).count('* as n')).toEqual([{ n: 10 }]);
+  });
+});
+
+describe('import lanes', () => {
+  const laneOf = async (email: string, lanes = 2) =>
+    Number((await h.deps.knex.raw('SELECT mod(hashtext(?) & 2147483647, ?) AS lane', [email, lanes])).rows[0].lane);
+  const applyLane = (jobId: string, lane: number, after = 0, limit = 5000) =>
+    new MockActivityEnvironment().run(bulkActivities(h.deps).applyJobBatch, { jobId, after, limit, lane, lanes: 2 }) as Promise<BatchResult>;
+  /** A lane's batches one after another until it reports none left, as the workflow runs it. */
+  const drainLane = async (jobId: string, lane: number, limit: number) => {
+    for (let after = 0; ; ) {
+      const r = await applyLane(jobId, lane, after, limit);
+      if (!r.more) return;
+      after = r.last;
+    }
+  };
+
+  it('take disjoint shares by email, keep one contact in row order in one lane, and add up the job’s figures and errors', async () => {
+    const p = await createProjectFixture(h, 'lanes-share');
+    const rows: StagedRow[] = Array.from({ length: 40 }, (_, i) => ({
+      rowNumber: i + 2,
+      payload: [5, 30].includes(i) ? { error: `bad row ${i + 2}` } : { email: `l${i}@lanes.test`, data: { n: String(i) } },
+    }));
+    // The same contact again, later in the file: its last row must win, whichever lane runs first.
+    rows.push({ rowNumber: 42, payload: { email: 'l3@lanes.test', data: { n: 'last' } } });
+    const jobId = await stagedJob(p.projectId, rows);
+    await Promise.all([drainLane(jobId, 0, 4), drainLane(jobId, 1, 4)]);
+
+    expect(await h.deps.knex('job_rows').where({ job_id: jobId }).count('* as n')).toEqual([{ n: 0 }]);
+    expect(await jobRow(jobId)).toEqual({
+      processed: 41,
+      succeeded: 39,
+      failed: 2,
+      errors: [
+        { row: 7, message: 'bad row 7' },
+        { row: 32, message: 'bad row 32' },
+      ],
+    });
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).count('* as n')).toEqual([{ n: 38 }]);
+    expect((await contactOf(p.projectId, 'l3@lanes.test')).data).toEqual({ n: 'last' });
+    // Each lane took only its own emails: both lanes had rows (the split is by hash, about half each).
+    const staged = rows.map((r) => r.payload as { email?: string }).filter((r) => r.email);
+    const lanes = await Promise.all(staged.map((r) => laneOf(r.email!)));
+    expect(new Set(lanes)).toEqual(new Set([0, 1]));
+  });
+
+  it('run side by side: one lane waiting on a contact does not hold the other back', async () => {
+    const p = await createProjectFixture(h, 'lanes-side');
+    const emails = Array.from({ length: 20 }, (_, i) => `s${i}@side.test`);
+    const byLane = await Promise.all(emails.map((e) => laneOf(e)));
+    const blocked = emails[byLane.indexOf(0)];
+    const other = emails.filter((_, i) => byLane[i] === 1);
+    expect(other.length).toBeGreaterThan(0);
+    await h.http.post('/contacts').set(bearer(p.secretKey)).send({ email: blocked, subscribed: true });
+    const jobId = await stagedJob(
+      p.projectId,
+      emails.map((email, i) => ({ rowNumber: i + 2, payload: { email, data: { v: 'new' } } })),
+    );
+    // Another transaction holds lane 0's existing contact: lane 0's batch waits for it.
+    const holder = await h.deps.knex.transaction();
+    try {
+      await holder('contacts').where({ project_id: p.projectId, email: blocked }).forUpdate().first();
+      let zeroDone = false;
+      const zero = applyLane(jobId, 0).then((r) => {
+        zeroDone = true;
+        return r;
+      });
+      // Lane 1 commits while lane 0 still waits (a job-row lock for the whole batch would queue it behind).
+      const one = await applyLane(jobId, 1);
+      expect(one).toMatchObject({ more: false, processed: other.length });
+      expect(zeroDone).toBe(false);
+      expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', other).count('* as n')).toEqual([{ n: other.length }]);
+      await holder.commit();
+      expect(await zero).toMatchObject({ more: false, processed: 20 });
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+    expect(await jobRow(jobId)).toMatchObject({ processed: 20, succeeded: 20, failed: 0 });
+    expect((await contactOf(p.projectId, blocked)).data).toEqual({ v: 'new' });
   });
 });

@@ -287,4 +287,46 @@ describe('the bulkJob workflow', () => {
     expect(await finished('import', job.id)).toMatchObject({ status: 'COMPLETED', total: 50, processed: 50, succeeded: 50, failed: 0 });
     expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', emails).count('* as n')).toEqual([{ n: 50 }]);
   });
+
+  it('runs an import in lanes side by side, each with its own cursor across continue-as-new', async () => {
+    const emails = Array.from({ length: 60 }, (_, i) => `lane-${i}-${Date.now()}@jobs.test`);
+    const job = await createJob(h.deps.knex, {
+      projectId: p.projectId,
+      type: 'IMPORT',
+      rows: [
+        ...emails.map((email, i) => ({ rowNumber: i + 2, payload: i === 9 ? { error: 'bad row 11' } : { email, data: { i: String(i) } } })),
+        { rowNumber: 62, payload: { email: emails[0], data: { i: 'again' } } },
+      ],
+    });
+    const client = await h.deps.temporal.client();
+    const handle = await client.workflow.start('bulkJob', {
+      taskQueue: h.taskQueue,
+      workflowId: bulkJobWorkflowId(job.id),
+      args: [{ jobId: job.id, batchSize: 5, batchesPerRun: 4, lanes: 2 }],
+    });
+    await handle.result();
+    expect((await handle.describe()).runId).not.toBe(handle.firstExecutionRunId);
+    expect(await finished('import', job.id)).toMatchObject({
+      status: 'COMPLETED',
+      total: 61,
+      processed: 61,
+      succeeded: 60,
+      failed: 1,
+      errors: [{ row: 11, message: 'bad row 11' }],
+    });
+    expect(await h.deps.knex('contacts').where({ project_id: p.projectId }).whereIn('email', emails).count('* as n')).toEqual([{ n: 59 }]);
+    expect((await h.deps.knex('contacts').where({ project_id: p.projectId, email: emails[0] }).first()).data).toEqual({ i: 'again' });
+    // The first run scheduled both lanes' first batches before either finished.
+    const history = await client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).fetchHistory();
+    const batches = new Set<string>();
+    const kinds = (history.events ?? []).flatMap((e) => {
+      if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'applyJobBatch') {
+        batches.add(String(e.eventId));
+        return ['scheduled'];
+      }
+      return batches.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)) ? ['completed'] : [];
+    });
+    expect(kinds.slice(0, 2)).toEqual(['scheduled', 'scheduled']);
+    expect(kinds.filter((k) => k === 'scheduled')).toHaveLength(4);
+  });
 });

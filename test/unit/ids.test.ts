@@ -1,4 +1,4 @@
-import { contactId } from '../../lib/ids';
+import { contactId, randomBase62 } from '../../lib/ids';
 import { ContactIdParams } from '../../api/schemas/contacts';
 
 describe('contactId', () => {
@@ -19,5 +19,17 @@ describe('contactId', () => {
   it('differs within the same millisecond', () => {
     const ids = new Set(Array.from({ length: 1000 }, () => contactId(1_700_000_000_000)));
     expect(ids.size).toBe(1000);
+  });
+});
+
+describe('randomBase62', () => {
+  it('draws every character about equally often, across many refills of its random pool', () => {
+    const counts = new Map<string, number>();
+    const n = 20_000;
+    for (let i = 0; i < n; i++) for (const ch of randomBase62(10)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    // 14 characters × 20,000 draws: about 4,516 each; a bias or a stuck pool shows far outside ±10 %.
+    const expected = (14 * n) / 62;
+    for (const c of counts.values()) expect(Math.abs(c - expected) / expected).toBeLessThan(0.1);
   });
 });

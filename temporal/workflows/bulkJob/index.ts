@@ -27,7 +27,7 @@ export const DEFAULT_BATCHES_PER_RUN = 100;
  */
 export async function bulkJob(input: BulkJobInput): Promise<void> {
   const { jobId, batchSize = DEFAULT_BATCH_SIZE, batchesPerRun = DEFAULT_BATCHES_PER_RUN } = input;
-  let after = input.after ?? 0;
+  const after = input.after ?? 0;
   // The row's own counters, as the last batch reported them (GET /contacts/import/:jobId shows the same).
   const state: JobState = { status: 'RUNNING', processed: 0, total: null, batches: 0 };
   const show = () =>
@@ -36,20 +36,35 @@ export async function bulkJob(input: BulkJobInput): Promise<void> {
     );
   setHandler(jobStateQuery, () => state);
   show();
+  const lanes = Math.max(1, input.lanes ?? 1);
+  // One cursor per lane; a run without lanes (every one started before them) has the one `after`.
+  const afters = input.afters?.length === lanes ? [...input.afters] : Array.from({ length: lanes }, () => after);
+  const done = afters.map(() => false);
+  const report = (r: { processed?: number; total?: number }) => {
+    state.batches++;
+    // Lanes report out of order: the largest count is the latest.
+    state.processed = Math.max(state.processed, r.processed ?? 0);
+    state.total = r.total ?? state.total;
+    show();
+  };
+  // A lane applies its batches one after another until it has none left or its share of the run is spent.
+  const runLane = async (lane: number) => {
+    for (let batch = 0; batch < Math.ceil(batchesPerRun / lanes) && !done[lane]; batch++) {
+      const r = await applyJobBatch(
+        lanes > 1 ? { jobId, after: afters[lane], limit: batchSize, lane, lanes } : { jobId, after: afters[lane], limit: batchSize },
+      );
+      report(r);
+      if (r.more) afters[lane] = r.last;
+      else done[lane] = true;
+    }
+  };
   try {
-    if (input.after === undefined) await markJobRunning(jobId);
-    for (let batch = 0; batch < batchesPerRun; batch++) {
-      const r = await applyJobBatch({ jobId, after, limit: batchSize });
-      state.batches++;
-      state.processed = r.processed ?? state.processed;
-      state.total = r.total ?? state.total;
-      show();
-      if (!r.more) {
-        await completeJob(jobId);
-        state.status = 'COMPLETED';
-        return show();
-      }
-      after = r.last;
+    if (input.after === undefined && input.afters === undefined) await markJobRunning(jobId);
+    await Promise.all(afters.map((_, lane) => runLane(lane)));
+    if (done.every(Boolean)) {
+      await completeJob(jobId);
+      state.status = 'COMPLETED';
+      return show();
     }
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
@@ -57,5 +72,5 @@ export async function bulkJob(input: BulkJobInput): Promise<void> {
     state.status = 'FAILED';
     return show();
   }
-  await continueAsNew<typeof bulkJob>({ ...input, after });
+  await continueAsNew<typeof bulkJob>(lanes > 1 ? { ...input, afters } : { ...input, after: afters[0] });
 }

@@ -13,9 +13,14 @@ export const IMPORT_BATCH_SIZE = 5000;
 /** A staged job's run under `job-<id>`: a repeat start is a no-op. */
 export const bulkJobSpec = startSpec(
   'bulkJob',
-  (job: { id: string; project_id: string; type: string; total: number }): StartOnce<[BulkJobInput]> => ({
+  // `lanes` (IMPORT_LANES): an import's batches in flight at once. A batch is one Postgres backend's
+  // work, so on a 2-core machine a second lane lets Postgres use the other core; each lane owns the
+  // contacts whose email hashes to it (db/jobs processJobBatch), so lanes never wait on each other's rows.
+  (job: { id: string; project_id: string; type: string; total: number; lanes?: number }): StartOnce<[BulkJobInput]> => ({
     workflowId: bulkJobWorkflowId(job.id),
-    args: [job.type === 'IMPORT' ? { jobId: job.id, batchSize: IMPORT_BATCH_SIZE } : { jobId: job.id }],
+    args: [
+      job.type === 'IMPORT' ? { jobId: job.id, batchSize: IMPORT_BATCH_SIZE, ...(job.lanes && job.lanes > 1 ? { lanes: job.lanes } : {}) } : { jobId: job.id },
+    ],
     ...bulkJobStart({ id: job.id, projectId: job.project_id, type: job.type, total: job.total }),
     searchAttributes: { ProjectId: job.project_id },
     memo: { type: job.type },
