@@ -35,33 +35,51 @@ export function segmentActivities(deps: ActivityDeps) {
     /**
      * Diffs a tracked segment's stored membership with its live match, chunk by chunk of contacts
      * (each chunk one transaction and one statement, db/segmentCompute.ts), and routes each
-     * chunk's entry/exit events that something acts on once it has committed. Progress lives in
-     * the run row, so a retry resumes after the last committed chunk; an event whose routing a
-     * crash cut short is picked up by the maintenance sweep of unrouted events.
+     * chunk's entry/exit events that something acts on once it has committed. The contacts are
+     * walked in `SEGMENT_COMPUTE_LANES` id ranges side by side, each lane's progress in its own row,
+     * so a retry resumes every lane after its last committed chunk; an event whose routing a crash
+     * cut short is picked up by the maintenance sweep of unrouted events.
      */
     async computeSegment(input: ComputeSegmentInput): Promise<ComputeResult> {
       const ctx = Context.current();
+      const batchSize = input.batchSize ?? DEFAULT_COMPUTE_BATCH;
+      let lanes: number[] = [];
+      let batches = 0;
+      let processed = 0;
+      // The first lane to fail stops the others after their chunk in flight; the retry resumes every lane.
+      let failure: unknown;
+      const walk = async (lane: number) => {
+        for (;;) {
+          if (failure !== undefined) return;
+          const { done, events, walked } = await computeBatch(knex, input.runId, batchSize, lane);
+          await route(events);
+          batches++;
+          processed += walked;
+          ctx.heartbeat({ batch: batches });
+          // Progress for the workflow's state query and current details (runId is its workflow id); best effort.
+          await signalWorkflow(deps.temporal, input.runId, segmentProgressSignal, { batches, processed }).catch((err) =>
+            deps.log.debug({ err, runId: input.runId }, 'segment compute progress signal failed'),
+          );
+          if (done) return;
+          if (ctx.cancellationSignal.aborted) throw new CancelledFailure('segment compute cancelled');
+        }
+      };
       try {
-        await beginCompute(knex, input.segmentId, input.runId);
+        lanes = await beginCompute(knex, input.segmentId, input.runId, { lanes: deps.config.segments.computeLanes, batchSize });
       } catch (err: any) {
         // The segment was deleted before the run began: there is nothing to compute.
         if (err?.code === '23503') return { memberCount: 0, entered: 0, exited: 0 };
         throw err;
       }
-      let processed = 0;
       try {
-        for (let batch = 1; ; batch++) {
-          const { done, events, walked } = await computeBatch(knex, input.runId, input.batchSize ?? DEFAULT_COMPUTE_BATCH);
-          await route(events);
-          ctx.heartbeat({ batch });
-          processed += walked;
-          // Progress for the workflow's state query and current details (runId is its workflow id); best effort.
-          await signalWorkflow(deps.temporal, input.runId, segmentProgressSignal, { batches: batch, processed }).catch((err) =>
-            deps.log.debug({ err, runId: input.runId }, 'segment compute progress signal failed'),
-          );
-          if (done) break;
-          if (ctx.cancellationSignal.aborted) throw new CancelledFailure('segment compute cancelled');
-        }
+        await Promise.all(
+          lanes.map((lane) =>
+            walk(lane).catch((err) => {
+              failure ??= err;
+            }),
+          ),
+        );
+        if (failure !== undefined) throw failure;
       } catch (err) {
         // A condition that no longer compiles (a key re-typed since) fails the same way on every retry.
         if (err instanceof FilterError) throw ApplicationFailure.nonRetryable(`segment condition: ${err.message}`, 'FilterError');

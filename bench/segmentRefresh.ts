@@ -29,12 +29,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Knex } from 'knex';
+import { cpuMeter } from './cpu';
 import { createKnex, ensureDatabase, migrateLatest, dropDatabase } from '../db/knex';
 import { createUser } from '../db/users';
 import { createProject } from '../db/projects';
 import { createSegment, refreshMemberCount, segmentEventName, SegmentRow } from '../db/segments';
 import { compileFilter, loadFieldTypes } from '../db/filters';
-import { beginCompute, computeBatch, finishCompute, chunkStatement, DEFAULT_COMPUTE_BATCH, ComputeRunRow } from '../db/segmentCompute';
+import { beginCompute, computeBatch, finishCompute, chunkStatement, DEFAULT_COMPUTE_BATCH, ComputeLaneRow } from '../db/segmentCompute';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const N = Number(args[0] ?? 300_000);
@@ -42,6 +43,8 @@ const M = Number(args[1] ?? 1_500_000);
 const EXPLAIN = process.argv.includes('--explain');
 const DROP = process.argv.includes('--drop');
 const BATCH = Number(process.argv.find((a) => a.startsWith('--batch='))?.slice(8) ?? DEFAULT_COMPUTE_BATCH);
+/** Lanes of the compute (SEGMENT_COMPUTE_LANES); above 1 the CPU figure is every Postgres backend's, not one's. */
+const LANES = Number(process.argv.find((a) => a.startsWith('--lanes='))?.slice(8) ?? 1);
 const MEMBERS = process.argv.find((a) => a.startsWith('--members='))?.slice(10) ?? (M > 0 ? 'purchase' : 'all');
 const CONDITIONS: Record<string, object> = {
   purchase: { logic: 'AND', groups: [{ filters: [{ field: 'event.purchase', operator: 'triggered' }] }] },
@@ -123,6 +126,15 @@ const backendCpu = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
+/** With lanes: the wall time and every Postgres backend's CPU time (a quiet machine's Postgres is the compute's). */
+async function measuredAll<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; cpu: number; loadBefore: string }> {
+  const loadBefore = load();
+  const meter = cpuMeter({});
+  const value = await fn();
+  const r = meter.stop();
+  return { value, seconds: r.seconds, cpu: r.parts.Postgres, loadBefore };
+}
+
 const backendPid = async (knex: Knex) => Number((await knex.raw('SELECT pg_backend_pid() AS p')).rows[0].p);
 
 const walLsn = async (knex: Knex) => (await knex.raw('SELECT pg_current_wal_lsn()::text AS l')).rows[0].l as string;
@@ -140,6 +152,7 @@ function report(label: string, members: number, seconds: number, cpu: number, lo
 
 /** Runs `fn` on `knex` (a pool of one connection) and returns its wall time and the backend's CPU time. */
 async function measured<T>(knex: Knex, fn: () => Promise<T>): Promise<{ value: T; seconds: number; cpu: number; loadBefore: string }> {
+  if (LANES > 1) return measuredAll(fn);
   const pid = await backendPid(knex);
   const cpu0 = backendCpu(pid);
   const loadBefore = load();
@@ -220,14 +233,18 @@ async function timeCompute(knex: Knex, segment: SegmentRow, label: string) {
     cpu,
     loadBefore,
   } = await measured(knex, async () => {
-    await beginCompute(knex, segment.id, runId);
-    for (;;) {
-      const c0 = performance.now();
-      const out = await computeBatch(knex, runId, BATCH);
-      routable += out.events.length;
-      if (out.walked) chunks.push(`${((performance.now() - c0) / 1000).toFixed(1)}`);
-      if (out.done) break;
-    }
+    const lanes = await beginCompute(knex, segment.id, runId, { lanes: LANES, batchSize: BATCH });
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (;;) {
+          const c0 = performance.now();
+          const out = await computeBatch(knex, runId, BATCH, lane);
+          routable += out.events.length;
+          if (out.walked) chunks.push(`${((performance.now() - c0) / 1000).toFixed(1)}`);
+          if (out.done) break;
+        }
+      }),
+    );
     return finishCompute(knex, runId);
   });
   const wal = await walBytes(knex, lsn);
@@ -253,8 +270,8 @@ async function explainChunk(knex: Knex, segment: SegmentRow) {
   await knex
     .transaction(async (trx) => {
       await beginCompute(trx, segment.id, runId);
-      const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).first();
-      const { sql, bindings } = await chunkStatement(trx, run!, segment, BATCH);
+      const lane = await trx<ComputeLaneRow>('segment_compute_lanes').where({ run_id: runId, lane: 0 }).first();
+      const { sql, bindings } = await chunkStatement(trx, lane!, segment, BATCH);
       const { rows } = await trx.raw(`EXPLAIN (ANALYZE, BUFFERS, WAL) ${sql}`, bindings);
       console.log(`\nEXPLAIN (ANALYZE, BUFFERS, WAL) of the first chunk (${BATCH} contacts), rolled back:`);
       console.log(rows.map((r: any) => `  ${r['QUERY PLAN']}`).join('\n'));
@@ -298,8 +315,8 @@ async function main() {
       if (EXPLAIN) await explainChunk(knex, segment);
       await timeRefresh(one, segment);
       await timeFloors(one, segment);
-      await timeCompute(one, segment, "first compute (the spec's POST /segments/:id/compute: membership diff, entry/exit events)");
-      await timeCompute(one, segment, 'recompute, nothing changed');
+      await timeCompute(LANES > 1 ? knex : one, segment, "first compute (the spec's POST /segments/:id/compute: membership diff, entry/exit events)");
+      await timeCompute(LANES > 1 ? knex : one, segment, 'recompute, nothing changed');
     } finally {
       await cleanup(knex, projectId, segment);
     }

@@ -20,12 +20,26 @@ import type { ComputeResult } from '../temporal/contract';
 export interface ComputeRunRow {
   id: string;
   segment_id: string;
-  /** RUNNING while chunks remain, WALKED once every contact was diffed, COMPLETED once counted. */
+  /** RUNNING until counted, then COMPLETED (WALKED: a run before lanes that had walked every contact). */
   status: 'RUNNING' | 'WALKED' | 'COMPLETED';
+  /** Runs before lanes (migration 079): their cursor and counters; a lane carries them on. */
   cursor: string | null;
   entered: number;
   exited: number;
   member_count: number | null;
+}
+
+/** A range of the run's contacts, walked by its own chunks (migration 079). */
+export interface ComputeLaneRow {
+  run_id: string;
+  lane: number;
+  /** Last contact id of the range, inclusive; null: open-ended. */
+  hi: string | null;
+  /** Last contact id walked (the range's exclusive lower bound before the first chunk). */
+  cursor: string;
+  status: 'RUNNING' | 'WALKED';
+  entered: number;
+  exited: number;
 }
 
 /**
@@ -36,9 +50,57 @@ export interface ComputeRunRow {
  */
 export const DEFAULT_COMPUTE_BATCH = 50_000;
 
-/** Registers a compute run (idempotent: a retried start finds its row and resumes it). */
-export async function beginCompute(db: Knex, segmentId: string, runId: string): Promise<void> {
+/**
+ * Registers a compute run and its lanes, and returns the lanes (idempotent: a retried start finds its
+ * rows and resumes them). With `lanes` > 1 and at least a chunk of contacts per lane, the project's
+ * contacts are cut by id into that many ranges of about the same size; each lane is walked by its own
+ * chunks, side by side with the others (on its own Postgres backend). A run begun before lanes gets
+ * one lane carrying its cursor, status and counters.
+ */
+export async function beginCompute(db: Knex, segmentId: string, runId: string, opts: { lanes?: number; batchSize?: number } = {}): Promise<number[]> {
   await db('segment_computes').insert({ id: runId, segment_id: segmentId }).onConflict('id').ignore();
+  return db.transaction(async (trx) => {
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    if (!run) return [];
+    const existing: number[] = await trx('segment_compute_lanes').where({ run_id: runId }).orderBy('lane').pluck('lane');
+    if (existing.length) return existing;
+    const fresh = run.status === 'RUNNING' && run.cursor === null && run.entered === 0 && run.exited === 0;
+    if (!fresh) {
+      const walked = run.status !== 'RUNNING';
+      await trx('segment_compute_lanes').insert({
+        run_id: runId,
+        lane: 0,
+        cursor: run.cursor ?? '',
+        status: walked ? 'WALKED' : 'RUNNING',
+        entered: run.entered,
+        exited: run.exited,
+      });
+      return [0];
+    }
+    const segment = await trx<SegmentRow>('segments').where({ id: segmentId }).first('project_id');
+    const cuts = segment ? await laneCuts(trx, segment.project_id, opts.lanes ?? 1, opts.batchSize ?? DEFAULT_COMPUTE_BATCH) : [];
+    // Lane i walks (cuts[i-1], cuts[i]]: '' before the first id, open-ended after the last cut.
+    const rows = [...cuts, null].map((hi, lane) => ({ run_id: runId, lane, hi, cursor: lane === 0 ? '' : cuts[lane - 1] }));
+    await trx('segment_compute_lanes').insert(rows);
+    return rows.map((r) => r.lane);
+  });
+}
+
+/** The ids that cut the project's contacts into `lanes` ranges of about the same size (none when a lane would have less than a chunk). */
+async function laneCuts(trx: Knex, projectId: string, lanes: number, batchSize: number): Promise<string[]> {
+  if (lanes < 2) return [];
+  const n = Number((await trx('contacts').where({ project_id: projectId }).count<{ n: string }[]>('* as n'))[0].n);
+  const k = Math.min(lanes, Math.floor(n / batchSize));
+  const cuts: string[] = [];
+  for (let i = 1; i < k; i++) {
+    const row = await trx('contacts')
+      .where({ project_id: projectId })
+      .orderBy('id')
+      .offset(Math.floor((n * i) / k) - 1)
+      .first('id');
+    if (row && row.id !== cuts[cuts.length - 1]) cuts.push(row.id);
+  }
+  return cuts;
 }
 
 export interface BatchOutcome {
@@ -84,7 +146,7 @@ function chunkSql(match: string): string {
   return `WITH s AS (SELECT ?::uuid AS segment_id, ?::text AS segment_name, ?::text AS run_id, ?::text AS entry_name, ?::text AS exit_name),
     k AS (SELECT ${head('segment-membership')} AS event_head,
                  '\\x00'::bytea || convert_to(s.run_id, 'UTF8') || '\\x00'::bytea AS run_part FROM s),
-    batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? ORDER BY c.id LIMIT ?),
+    batch AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND (?::text IS NULL OR c.id <= ?) ORDER BY c.id LIMIT ?),
     bound AS (SELECT max(id) AS hi, count(*) < ? AS last, count(*) AS n FROM batch),
     live AS MATERIALIZED (SELECT c.id FROM contacts c WHERE c.project_id = ? AND c.id > ? AND c.id <= (SELECT hi FROM bound) AND (${match})),
     entered AS (INSERT INTO segment_members (segment_id, contact_id)
@@ -95,6 +157,7 @@ function chunkSql(match: string): string {
                 RETURNING m.contact_id),
     tail AS (DELETE FROM segment_members m USING s
               WHERE (SELECT last FROM bound) AND m.segment_id = s.segment_id AND m.contact_id > COALESCE((SELECT hi FROM bound), ?)
+                AND (?::text IS NULL OR m.contact_id <= ?)
               RETURNING m.contact_id),
     changes AS (SELECT contact_id, 'entry' AS change FROM entered
                 UNION ALL SELECT contact_id, 'exit' FROM exited
@@ -118,10 +181,10 @@ function chunkSql(match: string): string {
       RETURNING id, contact_id, name, routed_at IS NULL AS open),
     counts AS (SELECT count(*) FILTER (WHERE change = 'entry') AS entered, count(*) FILTER (WHERE change = 'exit') AS exited FROM named),
     advance AS (
-      UPDATE segment_computes r SET cursor = CASE WHEN b.last THEN NULL ELSE b.hi END,
-                                    status = CASE WHEN b.last THEN 'WALKED' ELSE 'RUNNING' END,
-                                    entered = r.entered + k.entered, exited = r.exited + k.exited
-        FROM bound b, counts k, s WHERE r.id = s.run_id)
+      UPDATE segment_compute_lanes r SET cursor = COALESCE(b.hi, r.cursor),
+                                         status = CASE WHEN b.last THEN 'WALKED' ELSE 'RUNNING' END,
+                                         entered = r.entered + k.entered, exited = r.exited + k.exited
+        FROM bound b, counts k, s WHERE r.run_id = s.run_id AND r.lane = ?)
   SELECT b.last, b.n::int AS walked, k.entered::int, k.exited::int, now() AS at,
          EXISTS (SELECT 1 FROM written WHERE NOT open) AS settled,
          (SELECT coalesce(json_agg(json_build_object('id', id, 'contact_id', contact_id, 'name', name)), '[]') FROM written WHERE open) AS events
@@ -139,13 +202,13 @@ interface ChunkRow {
 }
 
 /**
- * One chunk of a compute run, in its own transaction (see chunkSql). The run row, locked first,
- * makes a retried chunk a no-op and keeps two workers from running the same run's chunk twice.
- * After the commit, events written routed whose contact began waiting for them meanwhile are
- * reopened and returned with the rest.
+ * One chunk of a lane of a compute run, in its own transaction (see chunkSql). The lane row, locked
+ * first, makes a retried chunk a no-op and keeps two workers from running the same lane's chunk
+ * twice; other lanes run alongside. After the commit, events written routed whose contact began
+ * waiting for them meanwhile are reopened and returned with the rest.
  */
-export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH): Promise<BatchOutcome> {
-  const chunk = await runChunk(db, runId, batchSize);
+export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_COMPUTE_BATCH, lane = 0): Promise<BatchOutcome> {
+  const chunk = await runChunk(db, runId, batchSize, lane);
   if (!chunk) return DONE;
   const { segment, row } = chunk;
   const events = row.events.map((e) => ({ ...e, project_id: segment.project_id }));
@@ -153,34 +216,38 @@ export async function computeBatch(db: Knex, runId: string, batchSize = DEFAULT_
   return { done: row.last, walked: row.walked, entered: row.entered, exited: row.exited, events };
 }
 
-async function runChunk(db: Knex, runId: string, batchSize: number): Promise<{ segment: SegmentRow; row: ChunkRow } | null> {
+async function runChunk(db: Knex, runId: string, batchSize: number, laneNo: number): Promise<{ segment: SegmentRow; row: ChunkRow } | null> {
   return db.transaction(async (trx) => {
-    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
+    const lane = await trx<ComputeLaneRow>('segment_compute_lanes').where({ run_id: runId, lane: laneNo }).forUpdate().first();
+    if (lane?.status !== 'RUNNING') return null;
+    const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).first();
     if (run?.status !== 'RUNNING') return null;
     const segment = await trx<SegmentRow>('segments').where({ id: run.segment_id }).first();
     if (!segment) return null;
-    const { sql, bindings } = await chunkStatement(trx, run, segment, batchSize);
+    const { sql, bindings } = await chunkStatement(trx, lane, segment, batchSize);
     const { rows } = await trx.raw<{ rows: ChunkRow[] }>(sql, bindings);
     return { segment, row: rows[0] };
   });
 }
 
 /** The statement of a run's next chunk and its bindings (exported for bench/segmentRefresh.ts's EXPLAIN). */
-export async function chunkStatement(trx: Knex, run: ComputeRunRow, segment: SegmentRow, batchSize: number) {
-  const lo = run.cursor ?? '';
+export async function chunkStatement(trx: Knex, lane: ComputeLaneRow, segment: SegmentRow, batchSize: number) {
+  const lo = lane.cursor;
+  const hi = lane.hi;
   const project = segment.project_id;
   // A chunk asks about its own contacts only: a windowed count reads their events, not the project's window.
   const match = compileFilter(segment.condition, { fieldTypes: await loadFieldTypes(trx, project), scope: 'few' });
   // In the order of chunkSql's placeholders: s, batch, bound, live (and the filter's), exited, tail,
-  // listened (2), waits, written.
+  // listened (2), waits, written, advance.
   const bindings = [
-    ...[segment.id, segment.name, run.id, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
-    ...[project, lo, batchSize],
+    ...[segment.id, segment.name, lane.run_id, segmentEventName(segment.slug, 'entry'), segmentEventName(segment.slug, 'exit')],
+    ...[project, lo, hi, hi, batchSize],
     batchSize,
     ...[project, lo, ...match.bindings],
     lo,
-    lo,
+    ...[lo, hi, hi],
     ...[project, project, project, project],
+    lane.lane,
   ];
   return { sql: chunkSql(match.sql), bindings };
 }
@@ -205,15 +272,19 @@ async function reopenWaited(db: Knex, segment: SegmentRow, runId: string, at: Da
   return rows;
 }
 
-/** Closes a run: caches the stored membership as `memberCount` and returns the run's totals (idempotent). */
+/** Closes a run once its lanes are walked: caches the stored membership as `memberCount` and returns the lanes' totals (idempotent). */
 export async function finishCompute(db: Knex, runId: string): Promise<ComputeResult> {
   return db.transaction(async (trx) => {
     const run = await trx<ComputeRunRow>('segment_computes').where({ id: runId }).forUpdate().first();
     if (!run) return { memberCount: 0, entered: 0, exited: 0 };
     if (run.status === 'COMPLETED') return { memberCount: run.member_count ?? 0, entered: run.entered, exited: run.exited };
+    const [totals] = await trx('segment_compute_lanes')
+      .where({ run_id: runId })
+      .select(trx.raw('count(*)::int AS lanes, coalesce(sum(entered), 0)::int AS entered, coalesce(sum(exited), 0)::int AS exited'));
+    const { entered, exited } = totals.lanes ? totals : run;
     const memberCount = await storedMemberCount(trx, run.segment_id);
     await saveCount(trx, run.segment_id, memberCount);
-    await trx('segment_computes').where({ id: runId }).update({ status: 'COMPLETED', member_count: memberCount, finished_at: trx.fn.now() });
-    return { memberCount, entered: run.entered, exited: run.exited };
+    await trx('segment_computes').where({ id: runId }).update({ status: 'COMPLETED', member_count: memberCount, entered, exited, finished_at: trx.fn.now() });
+    return { memberCount, entered, exited };
   });
 }

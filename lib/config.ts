@@ -217,6 +217,7 @@ const EnvSchema = z.object({
   CAMPAIGN_BATCHES_PER_RUN: unsetIfBlank(intIn(1).default(50)),
   CAMPAIGN_BATCH_LANES: unsetIfBlank(intIn(1, 16).default(3)),
   IMPORT_LANES: unsetIfBlank(intIn(1, 16).default(2)),
+  SEGMENT_COMPUTE_LANES: unsetIfBlank(intIn(1, 16).default(2)),
   STRIPE_SECRET_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PRICE_ID: optionalText,
@@ -387,6 +388,8 @@ export interface Config {
   campaigns: CampaignConfig;
   /** Import batches one import job keeps in flight (each its own Postgres backend). */
   imports: { lanes: number };
+  /** Lanes one segment compute walks side by side (each its own Postgres backend). */
+  segments: { computeLanes: number };
   workflows: { timeScale: number };
   metrics: MetricsConfig;
   webhooks: WebhookConfig;
@@ -716,6 +719,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     campaigns: { batchSize: e.CAMPAIGN_BATCH_SIZE, batchesPerRun: e.CAMPAIGN_BATCHES_PER_RUN, batchLanes: e.CAMPAIGN_BATCH_LANES },
     imports: { lanes: e.IMPORT_LANES },
+    segments: { computeLanes: e.SEGMENT_COMPUTE_LANES },
     workflows: { timeScale: e.WORKFLOW_TIME_SCALE },
     metrics: { token: e.METRICS_TOKEN, workerAddress: e.WORKER_METRICS_ADDRESS, workerAppAddress: e.WORKER_APP_METRICS_ADDRESS },
     webhooks: { retryHours: e.WEBHOOK_RETRY_HOURS, ratePerSecond: e.WEBHOOK_ENDPOINT_RATE_PER_SECOND },

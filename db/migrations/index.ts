@@ -63,6 +63,7 @@ import * as membershipHistoryProjectFk from './074_membership_history_project_fk
 import * as rollupDeleteGoneProject from './075_rollup_delete_gone_project';
 import * as windowCountIndexes from './077_window_count_indexes';
 import * as computeHistoryFromEvents from './078_compute_history_from_events';
+import * as segmentComputeLanes from './079_segment_compute_lanes';
 
 /**
  * Migrations are listed here rather than discovered on disk, so the same list works under tsx,
@@ -133,6 +134,7 @@ const migrations: Array<[string, { up(k: Knex): Promise<void>; down(k: Knex): Pr
   ['075_rollup_delete_gone_project', rollupDeleteGoneProject],
   ['077_window_count_indexes', windowCountIndexes],
   ['078_compute_history_from_events', computeHistoryFromEvents],
+  ['079_segment_compute_lanes', segmentComputeLanes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,6 +8,8 @@ import { recordEvents } from '../../db/events';
 import { addMembers, createSegment, membershipEventId, SegmentRow } from '../../db/segments';
 import * as computeHistoryFromEvents from '../../db/migrations/078_compute_history_from_events';
 import { beginCompute, computeBatch, finishCompute } from '../../db/segmentCompute';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { segmentActivities } from '../../activities/segments';
 
 /**
  * The set-based compute (db/segmentCompute.ts) against a naive answer kept in this file: random
@@ -42,17 +44,22 @@ async function person(tag: string): Promise<Person> {
   return { ...x, id: contact.id };
 }
 
-async function compute(segment: SegmentRow, chunk: number) {
+/** A compute run as the activity drives it: its lanes side by side, each chunk after chunk until walked. */
+async function compute(segment: SegmentRow, chunk: number, lanes = 1) {
   const runId = `segment-${segment.id}-${crypto.randomUUID()}`;
-  await beginCompute(h.deps.knex, segment.id, runId);
+  const begun = await beginCompute(h.deps.knex, segment.id, runId, { lanes, batchSize: chunk });
   let chunks = 0;
   let routable = 0;
-  for (let done = false; !done; chunks++) {
-    const out = await computeBatch(h.deps.knex, runId, chunk);
-    done = out.done;
-    routable += out.events.length;
-  }
-  return { runId, chunks, routable, result: await finishCompute(h.deps.knex, runId) };
+  await Promise.all(
+    begun.map(async (lane) => {
+      for (let done = false; !done; chunks++) {
+        const out = await computeBatch(h.deps.knex, runId, chunk, lane);
+        done = out.done;
+        routable += out.events.length;
+      }
+    }),
+  );
+  return { runId, chunks, routable, lanes: begun.length, result: await finishCompute(h.deps.knex, runId) };
 }
 
 const sorted = (ids: Iterable<string>) => [...ids].sort();
@@ -103,10 +110,12 @@ describe('segment compute, set-based', () => {
       const entered = [...expected].filter((id) => !before.has(id));
       const exited = [...before].filter((id) => !expected.has(id));
 
-      // Chunks that cut the project's contacts anywhere (other tests' contacts share the project).
+      // Chunks and lanes that cut the project's contacts anywhere (other tests' contacts share the project).
       const chunk = 1 + rand(60);
-      const { runId, chunks, routable, result } = await compute(segment, chunk);
+      const lanes = 1 + (round % 3);
+      const { runId, chunks, routable, lanes: walkedIn, result } = await compute(segment, chunk, lanes);
       expect(chunks).toBeGreaterThan(1);
+      expect(walkedIn).toBe(lanes);
       expect(result).toEqual({ memberCount: expected.size, entered: entered.length, exited: exited.length });
       // Nothing listens to these names: every event is written already routed, none handed to routing.
       expect(routable).toBe(0);
@@ -145,6 +154,66 @@ describe('segment compute, set-based', () => {
     // A compute writes no second record of a change (migration 078): no history rows for the segment.
     const [{ n: historyRows }] = await h.deps.knex('segment_membership_changes').where({ segment_id: segment.id }).count('* as n');
     expect(Number(historyRows)).toBe(0);
+  });
+
+  it('resumes a run begun before lanes as one lane from its cursor, with its counters (migration 079)', async () => {
+    const tag = `r${crypto.randomBytes(4).toString('hex')}`;
+    const people: Person[] = [];
+    for (let i = 0; i < 12; i++) people.push(await person(tag));
+    const segment = await createSegment(h.deps.knex, p.projectId, {
+      name: `Resumed ${tag}`,
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.tag', operator: 'equals', value: tag }] }] },
+    });
+    const ids = sorted(people.map((x) => x.id));
+    const cursor = ids[5];
+    const runId = `segment-${segment.id}-${crypto.randomUUID()}`;
+    // As a run left it before migration 079: walked up to `cursor`, 3 entered so far, still RUNNING.
+    await h.deps.knex('segment_computes').insert({ id: runId, segment_id: segment.id, cursor, entered: 3 });
+    expect(await beginCompute(h.deps.knex, segment.id, runId, { lanes: 4, batchSize: 2 })).toEqual([0]);
+    while (!(await computeBatch(h.deps.knex, runId, 2, 0)).done);
+    const after = ids.filter((id) => id > cursor);
+    expect(await finishCompute(h.deps.knex, runId)).toEqual({ memberCount: after.length, entered: 3 + after.length, exited: 0 });
+    expect(sorted(await h.deps.knex('segment_members').where({ segment_id: segment.id }).pluck('contact_id'))).toEqual(after);
+  });
+
+  it('the activity walks its lanes side by side and resumes each from its row after a failure', async () => {
+    const q = await createProjectFixture(h, 'compute-lanes');
+    const emails = Array.from({ length: 14 }, () => uniqueEmail());
+    for (const [i, email] of emails.entries()) await upsertContact(h.deps.knex, { projectId: q.projectId, email, data: { i }, defaultSubscribed: true });
+    const segment = await createSegment(h.deps.knex, q.projectId, {
+      name: 'Lanes',
+      type: 'DYNAMIC',
+      trackMembership: true,
+      condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.i', operator: 'lessThan', value: 10 }] }] },
+    });
+    const runId = `segment-${segment.id}-${crypto.randomUUID()}`;
+    const run = () => new MockActivityEnvironment().run(segmentActivities(h.deps).computeSegment, { segmentId: segment.id, runId, batchSize: 3 });
+    // The second lane's first chunk fails once (its cursor's update raises): the attempt fails, the retry finishes both lanes.
+    const seq = `fail_lane_${crypto.randomBytes(6).toString('hex')}`;
+    await h.deps.knex.raw(`CREATE SEQUENCE ${seq}`);
+    await h.deps.knex.raw(`CREATE FUNCTION ${seq}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF nextval('${seq}') = 1 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+    await h.deps.knex.raw(
+      `CREATE TRIGGER ${seq} BEFORE UPDATE ON segment_compute_lanes FOR EACH ROW WHEN (NEW.run_id = '${runId}' AND NEW.lane = 1) EXECUTE FUNCTION ${seq}()`,
+    );
+    try {
+      await expect(run()).rejects.toThrow('injected failure');
+      expect(await h.deps.knex('segment_compute_lanes').where({ run_id: runId }).orderBy('lane').pluck('lane')).toEqual([0, 1]);
+      expect(await run()).toEqual({ memberCount: 10, entered: 10, exited: 0 });
+    } finally {
+      await h.deps.knex.raw(`DROP TRIGGER IF EXISTS ${seq} ON segment_compute_lanes`);
+      await h.deps.knex.raw(`DROP FUNCTION IF EXISTS ${seq}()`);
+      await h.deps.knex.raw(`DROP SEQUENCE IF EXISTS ${seq}`);
+    }
+    expect(await h.deps.knex('segment_compute_lanes').where({ run_id: runId }).orderBy('lane').pluck('status')).toEqual(['WALKED', 'WALKED']);
+    expect(
+      await h.deps
+        .knex('events')
+        .where({ project_id: q.projectId, name: `segment.${segment.slug}.entry` })
+        .count('* as n'),
+    ).toEqual([{ n: 10 }]);
   });
 
   it('hands to routing only the events something acts on: a workflow on the entry name, a contact waiting for the exit', async () => {

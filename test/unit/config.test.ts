@@ -32,6 +32,7 @@ describe('loadConfig', () => {
     expect(c.security).toEqual({ windowHours: 168, maxBounceRate: 0.05, maxComplaintRate: 0.003, minSent: 100 });
     expect(c.campaigns).toEqual({ batchSize: 1000, batchesPerRun: 50, batchLanes: 3 });
     expect(c.imports).toEqual({ lanes: 2 });
+    expect(c.segments).toEqual({ computeLanes: 2 });
     expect(c.workflows).toEqual({ timeScale: 1 });
     expect(c.metrics).toEqual({ token: undefined, workerAddress: undefined, workerAppAddress: undefined });
     expect(c.webhooks).toEqual({ retryHours: 24, ratePerSecond: 50 });
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       CAMPAIGN_BATCHES_PER_RUN: '10',
       CAMPAIGN_BATCH_LANES: '5',
       IMPORT_LANES: '4',
+      SEGMENT_COMPUTE_LANES: '3',
       WEBHOOK_RETRY_HOURS: '0.5',
       WEBHOOK_ENDPOINT_RATE_PER_SECOND: '200',
       STRIPE_SECRET_KEY: 'sk_test_1',
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
     expect(c.workflows.timeScale).toBe(0.00001);
     expect(c.campaigns).toEqual({ batchSize: 100, batchesPerRun: 10, batchLanes: 5 });
     expect(c.imports).toEqual({ lanes: 4 });
+    expect(c.segments).toEqual({ computeLanes: 3 });
     expect(c.billing).toEqual({ enabled: true, secretKey: 'sk_test_1', webhookSecret: 'whsec_1', priceId: 'price_1', apiUrl: 'http://127.0.0.1:9999' });
     expect(c.oauthProviders).toEqual([
       { id: 'github', clientId: 'gh-id', clientSecret: 'gh-secret' },
@@ -196,6 +199,7 @@ describe('loadConfig', () => {
       CAMPAIGN_BATCHES_PER_RUN: '0',
       CAMPAIGN_BATCH_LANES: '17',
       IMPORT_LANES: '0',
+      SEGMENT_COMPUTE_LANES: '17',
       STRIPE_API_URL: 'not a url',
       WORKER_METRICS_ADDRESS: '9464',
       WORKER_APP_METRICS_ADDRESS: 'localhost:70000',
@@ -207,6 +211,7 @@ describe('loadConfig', () => {
         'CAMPAIGN_BATCH_LANES: must be an integer from 1 to 16',
         'CAMPAIGN_BATCH_SIZE: must be an integer from 1 to 1000',
         'IMPORT_LANES: must be an integer from 1 to 16',
+        'SEGMENT_COMPUTE_LANES: must be an integer from 1 to 16',
         'SECURITY_MAX_BOUNCE_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',
         'SECURITY_MAX_COMPLAINT_RATE: must be a rate from 0 to 1 (0.05 = 5 %)',
         'SECURITY_MIN_SENT: must be an integer of at least 1',
