@@ -118,7 +118,7 @@ export interface BulkJobInput {
   batchSize?: number;
   /** Batches before continuing as new, which keeps the history small for big imports. */
   batchesPerRun?: number;
-  /** Row number to continue after; set by continueAsNew. */
+  /** Row number to continue after; set by continueAsNew in runs started before `afters`. */
   after?: number;
   /**
    * Imports: batches in flight at once, each lane taking the rows whose email hashes to it (db/jobs
@@ -126,7 +126,7 @@ export interface BulkJobInput {
    * (every run started before lanes, and bulk and export jobs).
    */
   lanes?: number;
-  /** Each lane's row number to continue after; set by continueAsNew when lanes > 1. */
+  /** Each lane's row number to continue after; set by continueAsNew (runs before lanes set `after`). */
   afters?: number[];
 }
 

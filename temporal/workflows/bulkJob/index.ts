@@ -50,9 +50,8 @@ export async function bulkJob(input: BulkJobInput): Promise<void> {
   // A lane applies its batches one after another until it has none left or its share of the run is spent.
   const runLane = async (lane: number) => {
     for (let batch = 0; batch < Math.ceil(batchesPerRun / lanes) && !done[lane]; batch++) {
-      const r = await applyJobBatch(
-        lanes > 1 ? { jobId, after: afters[lane], limit: batchSize, lane, lanes } : { jobId, after: afters[lane], limit: batchSize },
-      );
+      // Replay compares commands, not their inputs: runs started before lanes replay this path with lanes = 1.
+      const r = await applyJobBatch({ jobId, after: afters[lane], limit: batchSize, lane, lanes });
       report(r);
       if (r.more) afters[lane] = r.last;
       else done[lane] = true;
@@ -72,5 +71,5 @@ export async function bulkJob(input: BulkJobInput): Promise<void> {
     state.status = 'FAILED';
     return show();
   }
-  await continueAsNew<typeof bulkJob>(lanes > 1 ? { ...input, afters } : { ...input, after: afters[0] });
+  await continueAsNew<typeof bulkJob>({ ...input, afters });
 }
