@@ -259,6 +259,24 @@ describe('import lanes', () => {
     expect(new Set(lanes)).toEqual(new Set([0, 1]));
   });
 
+  it('keep the job’s errors in row order when a later lane adds an earlier row’s error', async () => {
+    const p = await createProjectFixture(h, 'lanes-errors');
+    const candidates = Array.from({ length: 20 }, (_, i) => `e${i}@lane-errors.test`);
+    const lanes = await Promise.all(candidates.map((e) => laneOf(e)));
+    const inOne = candidates[lanes.indexOf(1)];
+    const inZero = candidates[lanes.indexOf(0)];
+    // Data the writer refuses (a key with a dot): row 2 in lane 1, row 3 in lane 0.
+    const jobId = await stagedJob(p.projectId, [
+      { rowNumber: 2, payload: { email: inOne, data: { 'a.b': 1 } } },
+      { rowNumber: 3, payload: { email: inZero, data: { 'c.d': 1 } } },
+    ]);
+    await drainLane(jobId, 0, 5);
+    await drainLane(jobId, 1, 5);
+    const job = await jobRow(jobId);
+    expect(job).toMatchObject({ processed: 2, succeeded: 0, failed: 2 });
+    expect(job.errors.map((e: { row: number }) => e.row)).toEqual([2, 3]);
+  });
+
   it('run side by side: one lane waiting on a contact does not hold the other back', async () => {
     const p = await createProjectFixture(h, 'lanes-side');
     const emails = Array.from({ length: 20 }, (_, i) => `s${i}@side.test`);
