@@ -72,7 +72,7 @@ async function violations(): Promise<string[]> {
 /** Waits for the screen's title, then (a while) for its loaders to go: the screen has its data. */
 async function settled(title: string) {
   await page
-    .waitForFunction((t: string) => (globalThis as any).document.title === t, { timeout: 20_000 }, title)
+    .waitForFunction((t: string) => (globalThis as any).document.title === t, { timeout: 45_000 }, title)
     .catch(async () => {
       throw new Error(`${page.url()}: title ${JSON.stringify(await page.title())}, expected ${JSON.stringify(title)}`);
     });
@@ -177,13 +177,13 @@ it('Suppressions: one address, a CSV of them, a removal the audit log records', 
   expect(listed).toEqual([one, a, b].sort());
   await s.replace('Search', 'csv-b');
   await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Suppressions"] tbody tr').length === 1, {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await photograph('suppressions');
 
   await s.click(`Remove ${b}`);
-  await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 20_000 });
-  await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="Remove from suppressions"][role="button"])`))!.click();
+  await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 45_000 });
+  await s.clickOn(`${DIALOG} ::-p-aria([name="Remove from suppressions"][role="button"])`);
   await s.waitForText('No suppressed address matches');
   // Audited: who added and who removed, as the Audit log screen lists them.
   const actions = await h.deps.knex('audit_log').where({ project_id: projectId }).pluck('action');
@@ -207,7 +207,7 @@ it('Inbound: a reply with its parsed headers and the contact it matched', async 
   const [row] = await page.$$eval('table[aria-label="Inbound mail"] tbody tr', (rows) => rows.map((r) => (r as any).innerText.replace(/\s+/g, ' ')));
   expect(row).toMatch(new RegExp(`Message ${from.replace(/\./g, '\\.')} A question about pricing ${from.replace(/\./g, '\\.')}`, 'i'));
   await s.click('A question about pricing');
-  await page.waitForSelector('table[aria-label="Headers"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Headers"]', { timeout: 45_000 });
   const headers = await page.$$eval('table[aria-label="Headers"] tbody tr', (rows) => rows.map((r) => (r as any).innerText.replace(/\s+/g, ' ').trim()));
   expect(headers).toEqual(expect.arrayContaining(['Subject A question about pricing', `To ${to}`]));
   expect(await page.$eval(DIALOG, (d) => (d as any).innerText)).toContain('SPF');
@@ -216,8 +216,8 @@ it('Inbound: a reply with its parsed headers and the contact it matched', async 
   await new Promise((r) => setTimeout(r, 600));
   expect(await violations()).toEqual([]);
   // The contact it matched opens its page.
-  await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="${from}"][role="link"])`, { timeout: 20_000 }))!.click();
-  await page.waitForFunction((t: string) => (globalThis as any).document.title === t, { timeout: 20_000 }, `${from} · Contacts · ${PROJECT}`);
+  await s.clickOn(`${DIALOG} ::-p-aria([name="${from}"][role="link"])`);
+  await page.waitForFunction((t: string) => (globalThis as any).document.title === t, { timeout: 45_000 }, `${from} · Contacts · ${PROJECT}`);
   expect(s.problems).toEqual([]);
 }, 240_000);
 
@@ -233,8 +233,7 @@ it('Domains: the SPF of the SMTP relay, a sentence per record not found, "Verify
   await page.goto(`${s.api.url}/app/p/${projectId}/domains`, { waitUntil: 'load' });
   await s.waitForText(PENDING);
   expect(await page.$eval('body', (b) => (b as any).innerText)).not.toContain('sendgrid');
-  const inCard = async (name: string) =>
-    (await page.waitForSelector(`section[aria-label="${PENDING}"] ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }))!.click();
+  const inCard = async (name: string) => s.clickOn(`section[aria-label="${PENDING}"] ::-p-aria([name="${name}"][role="button"])`);
   await inCard('Verify now');
   await s.waitForText('Checked just now:');
   const outcome = await page.$eval('[data-testid="verify-outcome"]', (e) => (e as any).innerText as string);
@@ -252,11 +251,11 @@ it('Domains: the SPF of the SMTP relay, a sentence per record not found, "Verify
 
   await inCard('Delete domain');
   await s.waitForText(`Delete ${PENDING}?`);
-  await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="Delete domain"][role="button"])`))!.click();
+  await s.clickOn(`${DIALOG} ::-p-aria([name="Delete domain"][role="button"])`);
   await page.waitForFunction(
     (d: string) =>
       !(globalThis as any).document.body.innerText.includes(`Delete ${d}?`) && !(globalThis as any).document.querySelector(`section[aria-label="${d}"]`),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     PENDING,
   );
   expect((await h.http.get(`/domains/project/${projectId}`).set(key)).body.map((d: { domain: string }) => d.domain)).toEqual([VERIFIED]);
@@ -268,14 +267,14 @@ it('the dark theme follows the system until the switch says otherwise', async ()
   await page.evaluate(() => (globalThis as any).localStorage.removeItem('svc-mail-color-scheme'));
   await page.reload({ waitUntil: 'load' });
   const scheme = () => page.evaluate(() => (globalThis as any).document.documentElement.getAttribute('data-mantine-color-scheme'));
-  await page.waitForFunction(() => (globalThis as any).document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark', { timeout: 45_000 });
   await s.waitForText('Dark theme');
   expect(await violations()).toEqual([]);
   await page.evaluate(() => {
     const inputs = [...(globalThis as any).document.querySelectorAll('input[role="switch"]')] as any[];
     inputs.find((i) => i.closest('.mantine-Switch-root')?.textContent.includes('Dark theme')).click();
   });
-  await page.waitForFunction(() => (globalThis as any).document.documentElement.getAttribute('data-mantine-color-scheme') === 'light', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.documentElement.getAttribute('data-mantine-color-scheme') === 'light', { timeout: 45_000 });
   // The choice outlives a reload although the system still prefers dark.
   await page.reload({ waitUntil: 'load' });
   await s.waitForText('Dark theme');

@@ -73,7 +73,7 @@ it('lets an invited teammate sign up from the invite link and land in the projec
   expect(await page.$eval(await s.inputId('Email'), (i: any) => i.value)).toBe(invitee);
   await s.replace('Password', PASSWORD);
   await s.click('Sign up');
-  await page.waitForFunction((p: string) => (globalThis as any).location.pathname === `/app/p/${p}`, { timeout: 20_000 }, owner.projectId);
+  await page.waitForFunction((p: string) => (globalThis as any).location.pathname === `/app/p/${p}`, { timeout: 45_000 }, owner.projectId);
   await s.waitForText('Account project');
   expect(await page.$('[data-testid="verify-banner"]')).toBeNull();
   expect(await mails(invitee, 'Verify')).toHaveLength(0);
@@ -121,7 +121,7 @@ it('resets a forgotten password from the mailed link and signs in; the used link
   await s.replace('New password', 'the reset password');
   await s.click('Reset password');
   // Signed in: straight into the project.
-  await page.waitForFunction((p: string) => (globalThis as any).location.pathname === `/app/p/${p}`, { timeout: 20_000 }, owner.projectId);
+  await page.waitForFunction((p: string) => (globalThis as any).location.pathname === `/app/p/${p}`, { timeout: 45_000 }, owner.projectId);
   await s.waitForText(owner.email);
 
   await page.goto(link, { waitUntil: 'load' });

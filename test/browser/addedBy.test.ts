@@ -35,7 +35,7 @@ it('shows who added the person to a project they did not create', async () => {
   await page.click('input[aria-label="Project"]');
   const option = await page.waitForFunction(
     () => [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.textContent.includes('Shared by Ada'))?.textContent ?? null,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   expect(await option.jsonValue()).toBe(`Shared by AdaAdded by ${owner.email}`);
   const mineOption = await page.evaluate(

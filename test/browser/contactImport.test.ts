@@ -35,7 +35,7 @@ async function violations(): Promise<string[]> {
   });
 }
 
-const byName = async (name: string) => (await page.waitForSelector(`::-p-aria([name="${name}"])`, { timeout: 20_000 }))!;
+const byName = async (name: string) => (await page.waitForSelector(`::-p-aria([name="${name}"])`, { timeout: 45_000 }))!;
 
 /** Opens the column's type select and picks the visible option `option` (closed selects keep theirs in the DOM). */
 async function retype(column: string, option: string) {
@@ -43,13 +43,13 @@ async function retype(column: string, option: string) {
   const handle = await page.waitForFunction(
     (o: string) =>
       [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim() === o) ?? null,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     option,
   );
   await (handle as any).click();
   await page.waitForFunction(
     (c: string, o: string) => (globalThis as any).document.querySelector(`[aria-label="Type of column ${c}"]`)?.value === o,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     column,
     option,
   );
@@ -69,7 +69,7 @@ async function tableEmails(label: string, expected: string[]) {
         const rows = [...(globalThis as any).document.querySelectorAll(`table[aria-label="${l}"] tbody tr`)];
         return JSON.stringify(rows.map((r: any) => r.querySelector('a')?.textContent ?? '').sort()) === w;
       },
-      { timeout: 20_000 },
+      { timeout: 45_000 },
       label,
       JSON.stringify(want),
     )
@@ -102,7 +102,7 @@ it('maps and types columns on import, then filters score > 50 and searches by a 
   await s.click('Import CSV');
   const input = (await page.waitForSelector('input[type="file"]'))!;
   await (input as any).uploadFile(file);
-  await page.waitForSelector('table[aria-label="Column mapping"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Column mapping"]', { timeout: 45_000 });
   // The server's guesses, shown in the mapping step with the first values.
   const typeOf = (column: string) => page.$eval(`::-p-aria([name="Type of column ${column}"])`, (el) => (el as any).value);
   expect(await typeOf('Score')).toBe('Text');
@@ -118,7 +118,7 @@ it('maps and types columns on import, then filters score > 50 and searches by a 
   await (await byName('Skip column Notes')).click();
   await retype('Score', 'Number');
   await retype('Code', 'Text');
-  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('must be imported as'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('must be imported as'), { timeout: 45_000 });
   await photograph('contact-import-mapping');
   expect(await violations()).toEqual([]);
 
@@ -139,13 +139,13 @@ it('maps and types columns on import, then filters score > 50 and searches by a 
   await s.choose('Field', 'data.score', first);
   await s.choose('Operator', 'is greater than', first);
   await s.replace('Value', '50', first);
-  await page.waitForSelector('[data-testid="matching-count"][data-count="3"][data-current="yes"]', { timeout: 20_000 });
+  await page.waitForSelector('[data-testid="matching-count"][data-count="3"][data-current="yes"]', { timeout: 45_000 });
   await s.click('Create segment');
   await tableEmails('Segment members', [ann, cy, eve]);
 
   // Search matches a field's value: "gold" is the plan of ann, cy (fay's row failed).
   await s.click('Contacts', 'link');
-  await page.waitForSelector('input[placeholder="Email, name or any field value…"]', { timeout: 20_000 });
+  await page.waitForSelector('input[placeholder="Email, name or any field value…"]', { timeout: 45_000 });
   await s.replace('Search', 'GOLD');
   await tableEmails('Contacts', [ann, cy]);
   expect(s.problems).toEqual([]);

@@ -73,7 +73,7 @@ it('saves a view, reopens it, unsubscribes all 2,500 matching and exports the vi
   await s.click('score', 'checkbox');
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('table[aria-label="Contacts"] thead')?.innerText.includes('score'), {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   expect(await headers()).toEqual(['Email', 'Subscribed', 'plan', 'score']);
 
@@ -81,7 +81,7 @@ it('saves a view, reopens it, unsubscribes all 2,500 matching and exports the vi
   await s.click('Save view');
   await s.replace('View name', 'Pro plan', DIALOG);
   await s.click('Save');
-  await page.waitForSelector('nav[aria-label="Saved views"] ::-p-aria([name="Pro plan"][role="button"])', { timeout: 20_000 });
+  await page.waitForSelector('nav[aria-label="Saved views"] ::-p-aria([name="Pro plan"][role="button"])', { timeout: 45_000 });
   const views = (await h.http.get('/contact-views').set(key)).body.data;
   expect(views).toEqual([
     expect.objectContaining({
@@ -101,7 +101,7 @@ it('saves a view, reopens it, unsubscribes all 2,500 matching and exports the vi
   await page.screenshot({ path: 'docs/img/dashboard-contacts-view.png' });
 
   // "Select all 2,500 matching", then "Unsubscribe selected": one job over the whole filter.
-  await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
+  await s.clickOn('::-p-aria([name="Select all on this page"][role="checkbox"])');
   await s.click(`Select all ${PRO.toLocaleString('en-US')} matching`);
   await s.waitForText(`${PRO.toLocaleString('en-US')} selected`);
   await s.click('Unsubscribe selected');
@@ -130,7 +130,7 @@ it('saves a view, reopens it, unsubscribes all 2,500 matching and exports the vi
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
   await s.click('Export CSV');
   // The job writes 2,500 lines in batches: longer than a click's usual wait on a loaded machine.
-  await (await page.waitForSelector('::-p-aria([name="Download CSV"][role="button"])', { timeout: 240_000 }))!.click();
+  await s.clickOn('::-p-aria([name="Download CSV"][role="button"])', 240_000);
   const file = await eventually(async () => fs.readdirSync(dir).find((f) => f.endsWith('.csv')), 60_000);
   const [header, ...lines] = fs.readFileSync(path.join(dir, file), 'utf8').trim().split(/\r?\n/);
   expect(header).toBe('email,subscribed,data.plan,data.score');

@@ -95,7 +95,7 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   ).toBe(200);
 
   await page.goto(`${s.api.url}/app/p/${projectId}/contacts/${contactId}`, { waitUntil: 'load' });
-  await page.waitForSelector('[aria-label="Contact timeline"]', { timeout: 20_000 });
+  await page.waitForSelector('[aria-label="Contact timeline"]', { timeout: 45_000 });
   await s.waitForText('Email “Your receipt” sent');
   await s.waitForText('Event order_paid');
   await s.waitForText('Subscribed to topic “Receipts”');
@@ -117,7 +117,7 @@ it("shows a contact's timeline: an email with its content one click away, an eve
       );
       return kinds.length === 1 && kinds[0] === 'topic';
     },
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('label')].find((l: any) => l.textContent.trim() === 'Emails').click());
   await page.waitForFunction(
@@ -125,13 +125,13 @@ it("shows a contact's timeline: an email with its content one click away, an eve
       [...(globalThis as any).document.querySelectorAll('[aria-label="Contact timeline"] [data-kind]')].every(
         (e: any) => e.getAttribute('data-kind') === 'email',
       ),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
 
   // The email as it was sent, in the sandboxed frame.
   await s.click('Open email: Your receipt');
-  const frame = await page.waitForSelector('[role="dialog"] iframe[title="Preview"]', { timeout: 20_000 });
-  await page.waitForFunction((f: any) => (f.getAttribute('srcdoc') ?? '').includes('order 42'), { timeout: 20_000 }, frame);
+  const frame = await page.waitForSelector('[role="dialog"] iframe[title="Preview"]', { timeout: 45_000 });
+  await page.waitForFunction((f: any) => (f.getAttribute('srcdoc') ?? '').includes('order 42'), { timeout: 45_000 }, frame);
   expect(await frame!.evaluate((f: any) => f.getAttribute('sandbox'))).toBe('');
   expect(await text('[role="dialog"] [data-testid="preview-subject"]')).toBe('Your receipt');
   await photograph('contact-email-content');
@@ -150,11 +150,11 @@ it("shows a contact's timeline: an email with its content one click away, an eve
     ).toBe(200);
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[aria-label="Contact timeline"] [data-kind]').length === 25, {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await s.click('Load more');
   await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('[aria-label="Contact timeline"] [data-kind]').length > 25, {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await s.waitForText('Email “Your receipt” sent');
 
@@ -164,11 +164,11 @@ it("shows a contact's timeline: an email with its content one click away, an eve
   await s.click('Edit email');
   await s.replace('Email', taken);
   await s.click('Save email');
-  await page.waitForSelector('[role="dialog"] input[aria-invalid="true"]', { timeout: 20_000 });
+  await page.waitForSelector('[role="dialog"] input[aria-invalid="true"]', { timeout: 45_000 });
   const renamed = email('renamed');
   await s.replace('Email', renamed);
   await s.click('Save email');
-  await page.waitForSelector(`h1::-p-text(${renamed})`, { timeout: 20_000 });
+  await page.waitForSelector(`h1::-p-text(${renamed})`, { timeout: 45_000 });
   expect((await h.http.get(`/contacts/${contactId}`).set(bearer(key))).body.email).toBe(renamed);
   expect(s.problems).toEqual([]);
 }, 180_000);
@@ -200,7 +200,7 @@ it('moves the live report after "Send now" without a reload, and shows the click
   await page.goto(`${s.api.url}/app/p/${projectId}/campaigns/${id}`, { waitUntil: 'load' });
   await s.waitForText('Live report');
   await s.click('Send now');
-  await page.waitForSelector('[data-testid="send-confirmation"]::-p-text(goes to 2 contacts now)', { timeout: 20_000 });
+  await page.waitForSelector('[data-testid="send-confirmation"]::-p-text(goes to 2 contacts now)', { timeout: 45_000 });
   await s.click('Send to 2 contacts');
 
   // No reload from here on: the tiles and the recipients table follow the API by themselves.
@@ -221,7 +221,7 @@ it('moves the live report after "Send now" without a reload, and shows the click
 
   // The click map: the sale link carries its badge, the blog link none clicked; the table says the same.
   await page.waitForSelector('table[aria-label="Links"]', { timeout: 60_000 });
-  const map = await page.waitForSelector('iframe[title="Click map"]', { timeout: 20_000 });
+  const map = await page.waitForSelector('iframe[title="Click map"]', { timeout: 45_000 });
   await page.waitForFunction((f: any) => (f.getAttribute('srcdoc') ?? '').includes('data-click-badge="1"'), { timeout: 30_000 }, map);
   const srcdoc = (await map!.evaluate((f: any) => f.getAttribute('srcdoc'))) as string;
   expect(srcdoc).toMatch(/See the sale<\/a><span data-click-badge="1"[^>]*>1 click · 1 person<\/span>/);

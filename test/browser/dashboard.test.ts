@@ -32,7 +32,7 @@ const click = (name: string, role?: string) => s.click(name, role);
 const fieldShows = (key: string, value: string) =>
   s.page.waitForFunction(
     (k: string, v: string) => (globalThis as any).document.querySelector(`[data-field-value="${k}"]`)?.textContent === v,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     key,
     value,
   );
@@ -97,7 +97,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
       const el = (globalThis as any).document.querySelector('[data-testid="full-secret-key"]');
       return el && el.textContent !== old;
     },
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     firstKey,
   );
   secretKey = await page.$eval('[data-testid="full-secret-key"]', (el) => el.textContent!);
@@ -137,7 +137,7 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   await waitForText('No domains yet');
   await fill('Domain', 'mail.browser.example.com');
   await click('Add domain');
-  await page.waitForSelector('table[aria-label="DNS records of mail.browser.example.com"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="DNS records of mail.browser.example.com"]', { timeout: 45_000 });
   expect(await page.$eval('[data-testid="domain-status"]', (el) => el.textContent)).toBe('Pending');
   expect(await page.$('::-p-aria([name="Copy ownership record value"][role="button"])')).not.toBeNull();
   expect(await page.$('::-p-aria([name="Verify now"][role="button"])')).not.toBeNull();
@@ -153,13 +153,13 @@ it('signs up, creates a project, rotates its keys, finds a contact, adds a domai
   const invitee = email('invitee');
   await fill('Email', invitee);
   await click('Invite');
-  await page.waitForSelector('table[aria-label="Pending invites"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Pending invites"]', { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Pending invites"]', (t) => (t as any).innerText)).toContain(invitee);
 
   // Activity: the feed with its type filters, without an error.
   await click('Activity', 'link');
-  await page.waitForSelector('[aria-label="Types shown"]', { timeout: 20_000 });
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 20_000 });
+  await page.waitForSelector('[aria-label="Types shown"]', { timeout: 45_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="status"]'), { timeout: 45_000 });
   expect(await page.$('[data-testid="error-state"]')).toBeNull();
   expect(s.problems).toEqual([]);
 }, 180_000);
@@ -187,13 +187,13 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   await click('Contacts', 'link');
   await replace('Search', 'bulk-');
   await waitForText('2 contacts');
-  await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
+  await s.clickOn('::-p-aria([name="Select all on this page"][role="checkbox"])');
   await waitForText('2 selected');
   await click('Unsubscribe selected');
   await waitForText('Done: 2 contacts unsubscribed');
   const bulk = (await h.http.get('/contacts').query({ search: 'bulk-' }).set(bearer(secretKey))).body.data as Array<{ subscribed: boolean }>;
   expect(bulk.map((c) => c.subscribed)).toEqual([false, false]);
-  await (await page.waitForSelector('::-p-aria([name="Select all on this page"][role="checkbox"])'))!.click();
+  await s.clickOn('::-p-aria([name="Select all on this page"][role="checkbox"])');
   await click('Delete selected');
   await waitForText('Delete 2 contacts?');
   await click('Delete contacts');
@@ -204,7 +204,7 @@ it("contacts: a contact's emails and custom fields (add, edit, delete), bulk uns
   // One contact: the emails sent to it, and its custom fields edited.
   await replace('Search', mailed);
   await click(mailed, 'link');
-  await page.waitForSelector('table[aria-label="Emails sent to this contact"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Emails sent to this contact"]', { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Emails sent to this contact"]', (t) => (t as any).innerText)).toContain('Receipt 42');
   await click('Add field');
   await fill('Field name', 'plan');
@@ -236,16 +236,16 @@ it('events: names with their counts, the newest of one name, deleting a tracked 
     ).toBeLessThan(300);
   }
   await click('Events', 'link');
-  await page.waitForSelector('table[aria-label="Event names"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Event names"]', { timeout: 45_000 });
   const rows = async () => page.$$eval('table[aria-label="Event names"] tbody tr', (trs) => trs.map((tr) => (tr as any).innerText.replace(/\s+/g, ' ').trim()));
   expect(await rows()).toEqual(expect.arrayContaining([expect.stringMatching(/^purchase 1 /), expect.stringMatching(/^signed_up 2 /)]));
   await click('purchase');
-  await page.waitForSelector('table[aria-label="Recent purchase events"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Recent purchase events"]', { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Recent purchase events"]', (t) => (t as any).innerText)).toContain(contact);
   await click('Delete purchase events');
   await click('Delete events');
   await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Event names"]')?.innerText.includes('purchase'), {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   const names = (await h.http.get('/events/names').set(bearer(secretKey))).body.data.map((n: { name: string }) => n.name);
   expect(names).toContain('signed_up');
@@ -265,7 +265,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await replace('Preview data (JSON)', '{"first name": "Ada", "vip": true}');
   const frame = async () => page.$eval('iframe[title="Preview"]', (f) => ({ srcdoc: (f as any).srcdoc as string, sandbox: f.getAttribute('sandbox') }));
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '').includes('<p>VIP</p>'), {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   expect(await frame()).toEqual({ srcdoc: '<h1>Hi Ada</h1><p>VIP</p>', sandbox: '' });
   await waitForText('Subject: Hello Ada');
@@ -274,7 +274,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await waitForText('not closed, line:1');
   await replaceCode('Body', '<p>Welcome, {{ first name }}</p>');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada</p>', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   // The API's validation message shows on its field.
   await replace('From', 'not an address');
@@ -282,9 +282,9 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   await waitForText('From address must be a valid email address');
   await replace('From', 'hello@browser.example.com');
   await click('Create template');
-  await page.waitForFunction(() => /\/templates\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  await page.waitForFunction(() => /\/templates\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 45_000 });
   // The saved template's own editor (the new-template page is replaced, not updated).
-  await page.waitForSelector('::-p-aria([name="Duplicate"][role="button"])', { timeout: 20_000 });
+  await page.waitForSelector('::-p-aria([name="Duplicate"][role="button"])', { timeout: 45_000 });
   const stored = await h.http.get('/templates').set(bearer(secretKey));
   expect(stored.body.data).toEqual([
     expect.objectContaining({ name: 'Welcome', subject: 'Hello {{ first name }}', body: '<p>Welcome, {{ first name }}</p>', text: null, type: 'MARKETING' }),
@@ -292,7 +292,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
 
   // Listed; opened; edited.
   await click('← Templates', 'link');
-  await page.waitForSelector('table[aria-label="Templates"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Templates"]', { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Templates"]', (t) => (t as any).innerText)).toContain('Hello {{ first name }}');
   await click('Welcome', 'link');
   await replace('Subject', 'Welcome aboard, {{ first name }}');
@@ -301,7 +301,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   // The saved template's editor starts from its own sample data: this preview names the field it uses.
   await replace('Preview data (JSON)', '{"first name": "Ada"}');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: free</p>', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await fill('Preview as', contact.slice(0, 12));
   // Click once the server's search has answered (the list is replaced when it does).
@@ -312,7 +312,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
         const options = [...(globalThis as any).document.querySelectorAll('[role="option"]')].filter((o: any) => o.textContent.includes('@'));
         return options.length === 1 && options[0].textContent.trim() === c;
       },
-      { timeout: 20_000 },
+      { timeout: 45_000 },
       contact,
     )
     .catch(async (err) => {
@@ -321,7 +321,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
     });
   await click(contact, 'option');
   await page.waitForFunction(() => ((globalThis as any).document.querySelector('iframe[title="Preview"]')?.srcdoc ?? '') === '<p>Welcome, Ada: pro</p>', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   // "Publish" saves the draft and makes it the version that is sent.
   await click('Publish');
@@ -345,7 +345,7 @@ it('templates: creates one with a server-rendered preview, lists, edits and dele
   });
   expect((await h.http.get('/contacts').query({ search: tester }).set(bearer(secretKey))).body.data[0].data).toEqual({});
   await click('Close');
-  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Send a test email'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Send a test email'), { timeout: 45_000 });
 
   // Deleted after a confirmation.
   await click('Delete');
@@ -362,11 +362,11 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
   // The API's 422 shows on the field.
   await fill('Endpoint URL', 'not a url');
   await click('Add endpoint');
-  await page.waitForFunction(() => !!(globalThis as any).document.querySelector('input[aria-invalid="true"]'), { timeout: 20_000 });
+  await page.waitForFunction(() => !!(globalThis as any).document.querySelector('input[aria-invalid="true"]'), { timeout: 45_000 });
   await replace('Endpoint URL', 'https://hooks.example.test/svc');
   await fill('Description', 'CRM');
   await click('Add endpoint');
-  await page.waitForSelector('[data-testid="webhook-secret"]', { timeout: 20_000 });
+  await page.waitForSelector('[data-testid="webhook-secret"]', { timeout: 45_000 });
   const secret = await page.$eval('[data-testid="webhook-secret"]', (el) => el.textContent!);
   expect(secret).toMatch(/^whsec_/);
   const [stored] = (await h.http.get('/webhook-endpoints').set(bearer(secretKey))).body;
@@ -375,7 +375,7 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
 
   // A test message is queued and shows in the delivery log.
   await click('Send test');
-  await page.waitForSelector('table[aria-label="Deliveries of https://hooks.example.test/svc"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Deliveries of https://hooks.example.test/svc"]', { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Deliveries of https://hooks.example.test/svc"]', (t) => (t as any).innerText)).toContain('webhook.test');
 
   // Rotation asks first, then shows the new secret once.
@@ -387,7 +387,7 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
       const el = (globalThis as any).document.querySelector('[data-testid="webhook-secret"]');
       return el && el.textContent !== old;
     },
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     secret,
   );
   await waitForText('The previous secret also signs every call until');
@@ -401,7 +401,7 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
       const label = [...(dialog?.querySelectorAll('label') ?? [])].find((x: any) => x.textContent.trim() === 'Description') as any;
       return label?.htmlFor || null;
     },
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   await page.click(`[id="${await inDialog.jsonValue()}"]`, { clickCount: 3 });
   await page.keyboard.type('CRM sync');
@@ -412,7 +412,7 @@ it('webhooks: adds an endpoint (secret shown once), sends a test, rotates its se
   // Disabled, then deleted after a confirmation.
   await click('Enabled: https://hooks.example.test/svc', 'switch');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="webhook-status"]')?.textContent === 'Disabled', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   expect((await h.http.get(`/webhook-endpoints/${stored.id}`).set(bearer(secretKey))).body.enabled).toBe(false);
   await click('Delete');
@@ -455,14 +455,14 @@ it('settings: renames the project, sets the sending policy (field errors shown),
   await waitForText('rows deleted');
   expect((await h.http.get('/contacts').set(bearer(secretKey))).body.total).toBe(0);
   await page.keyboard.press('Escape');
-  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Reset this project?'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.body.innerText.includes('Reset this project?'), { timeout: 45_000 });
 
   // Delete: the same confirmation; the project is gone and the app leaves it.
   await click('Delete project');
   await waitForText('Delete this project?');
   await fill('Type the project name (Renamed project) to confirm', 'Renamed project');
   await click('Delete for good');
-  await page.waitForFunction((id: string) => !(globalThis as any).location.pathname.includes(id), { timeout: 20_000 }, projectId);
+  await page.waitForFunction((id: string) => !(globalThis as any).location.pathname.includes(id), { timeout: 45_000 }, projectId);
   expect((await h.http.get('/contacts').set(bearer(secretKey))).status).toBe(401);
   // Without a project the user is offered a new one.
   await waitForText('Project name');
@@ -476,7 +476,7 @@ it('settings: renames the project, sets the sending policy (field errors shown),
 it('logs out', async () => {
   // Log out (POST /auth/logout): back at the sign-in form, and the cookie no longer opens a page.
   await click('Log out');
-  await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 20_000 });
+  await page.waitForSelector('::-p-aria([name="Log in"][role="button"])', { timeout: 45_000 });
   expect(await page.evaluate(async () => (await fetch('/users/@me')).status)).toBe(401);
   expect(s.problems).toEqual([]);
 }, 180_000);

@@ -41,7 +41,7 @@ const clickText = async (selector: string, text: string) => {
     page.waitForFunction(
       (sel: string, t: string) =>
         [...(globalThis as any).document.querySelectorAll(sel)].find((x: any) => x.offsetParent !== null && x.textContent.trim() === t) ?? null,
-      { timeout: 20_000 },
+      { timeout: 45_000 },
       selector,
       text,
     );
@@ -62,7 +62,7 @@ async function photograph(name: string) {
 }
 const rule = (name: string) => `[data-testid="checks"] [data-rule="${name}"]`;
 const inSettings = (name: string) =>
-  page.waitForSelector(`[aria-label="Block settings"] ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }).then((b) => b!.click());
+  page.waitForSelector(`[aria-label="Block settings"] ::-p-aria([name="${name}"][role="button"])`, { timeout: 45_000 }).then((b) => b!.click());
 
 it('builds, checks, publishes and test-sends a block email', async () => {
   const { projectId, secretKey, email } = await s.signUp('Editor project');
@@ -117,7 +117,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
   await clickText('.variable-item p:first-child', 'firstName');
   await page.waitForFunction(
     (sel: string) => (globalThis as any).document.querySelector(sel)?.value === '<p>Hello {{ data.firstName ?? "there" }}</p>',
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     text,
   );
 
@@ -127,7 +127,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
   await s.click('Create template');
   await page.waitForFunction(
     () => /\/templates\/[^/]+$/.test((globalThis as any).location.pathname) && !(globalThis as any).location.pathname.endsWith('/new'),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   await page.waitForSelector(rule('no-unsubscribe'), { timeout: 30_000 });
   // A footer block brings the unsubscribe and preferences links: the warning goes.
@@ -141,7 +141,7 @@ it('builds, checks, publishes and test-sends a block email', async () => {
 
   // The preview is the server's compiled HTML; "Mobile" narrows it to 375 px.
   await clickText('label', 'Mobile');
-  await page.waitForSelector('iframe[title="Preview"][data-width="mobile"]', { timeout: 20_000 });
+  await page.waitForSelector('iframe[title="Preview"][data-width="mobile"]', { timeout: 45_000 });
   const frame = await page.$eval('iframe[title="Preview"]', (f) => ({ width: (f as any).getBoundingClientRect().width, html: (f as any).srcdoc as string }));
   expect(frame.width).toBe(375);
   expect(frame.html).toContain('Hello Ada');

@@ -55,7 +55,7 @@ async function alertIn(form: string, scope: string, sentence: RegExp) {
     .waitForFunction(
       (sel: string, source: string) =>
         new RegExp(source).test([...(globalThis as any).document.querySelectorAll(`${sel} [role="alert"]`)].map((e: any) => e.innerText.trim()).join('\n')),
-      { timeout: 20_000 },
+      { timeout: 45_000 },
       scope,
       sentence.source,
     )
@@ -154,7 +154,7 @@ it('every other form answers bad input with a sentence too: segment, template, c
   const workflow = await h.http.post('/workflows').set(key).send({ name: 'Walked', eventName: 'walked' });
   expect(workflow.status).toBe(201);
   await page.goto(`${s.api.url}/app/p/${projectId}/workflows/${workflow.body.id}`, { waitUntil: 'load' });
-  await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])', { timeout: 20_000 });
+  await page.waitForSelector('::-p-aria([name="Workflow graph"][role="application"])', { timeout: 45_000 });
   await s.click('Call webhook');
   await walk('workflow step', { 'Step name': 'Ping', URL: 'not a url' }, 'Save step', { URL: /^URL must be a full web address/ });
 
@@ -226,7 +226,7 @@ it('undoes deleting a contact from the list and removing a suppression', async (
   ).toBeLessThan(300);
   await go(projectId, 'suppressions', blocked);
   await s.click(`Remove ${blocked}`);
-  await (await page.waitForSelector(`${DIALOG} ::-p-aria([name="Remove from suppressions"][role="button"])`, { timeout: 20_000 }))!.click();
+  await s.clickOn(`${DIALOG} ::-p-aria([name="Remove from suppressions"][role="button"])`);
   await s.waitForText(`${blocked} removed from suppressions`);
   expect((await h.http.get('/suppressions').set(key)).body.data).toEqual([]);
   // The toast with its Undo, once it has slid in, for docs/dashboard.md.
@@ -255,7 +255,7 @@ async function clickUndo(page: Page) {
       const w = (globalThis as any).window;
       return r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= w.innerWidth && r.bottom <= w.innerHeight;
     },
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   await page.evaluate(() => {
     const doc = (globalThis as any).document;

@@ -35,10 +35,10 @@ it('creates a form on the dashboard and takes a signup on its hosted page withou
   await s.replace('Contact field', 'company');
   // The preview renders the same markup as the hosted page.
   await page.waitForFunction(() => (globalThis as any).document.querySelector('iframe[title="Form preview"]')?.srcdoc.includes('name="company"'), {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await s.click('Create form');
-  await page.waitForSelector('::-p-aria([name="Copy embed code"][role="button"])', { timeout: 20_000 });
+  await page.waitForSelector('::-p-aria([name="Copy embed code"][role="button"])', { timeout: 45_000 });
   await photograph('forms-editor');
   // The list: the form with its fields, its hosted page and "Copy embed code".
   await s.click('Forms', 'link');

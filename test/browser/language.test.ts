@@ -27,7 +27,7 @@ async function violations(p: Page): Promise<string[]> {
 }
 
 const text = (p: Page, wanted: string) =>
-  p.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout: 20_000 }, wanted.toLowerCase());
+  p.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout: 45_000 }, wanted.toLowerCase());
 const htmlLang = (p: Page) => p.evaluate(() => (globalThis as any).document.documentElement.lang as string);
 /** Picks an option of the "Language" select (s.choose reads the label back, which changes language with it). */
 async function pickLanguage(label: string, option: string) {
@@ -35,7 +35,7 @@ async function pickLanguage(label: string, option: string) {
   const handle = await page.waitForFunction(
     (o: string) =>
       [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim() === o) ?? null,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     option,
   );
   await (handle as any).click();
@@ -76,7 +76,7 @@ it('a browser that prefers German reads the dashboard in German before any setti
     await de.type('input[type="email"]', testEmail('deutsch'));
     await de.type('input[type="password"]', 'correct horse battery');
     await (await de.waitForSelector('::-p-aria([name="Registrieren"][role="button"])'))!.click();
-    await de.waitForFunction(() => (globalThis as any).location.pathname === '/app/new-project', { timeout: 20_000 });
+    await de.waitForFunction(() => (globalThis as any).location.pathname === '/app/new-project', { timeout: 45_000 });
     const me = (await de.evaluate(() => fetch('/users/@me').then((r) => r.json()))) as { locale: string | null };
     expect(me.locale).toBeNull();
     await de.goto(`${s.api.url}/app/account`, { waitUntil: 'load' });
@@ -101,7 +101,7 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Se déconnecter partout');
   expect(await htmlLang(page)).toBe('fr');
   // Mantine's own eye button of a password input is named in French too (the theme's default).
-  await page.waitForSelector('button[aria-label="Afficher ou masquer le mot de passe"]', { timeout: 20_000 });
+  await page.waitForSelector('button[aria-label="Afficher ou masquer le mot de passe"]', { timeout: 45_000 });
   expect(await page.$('[aria-label="Toggle password visibility"]')).toBeNull();
   expect((await s.h.deps.knex('users').where({ email }).first()).locale).toBe('fr');
 
@@ -123,7 +123,7 @@ it('"Language" → Français on the account page: the frame, a screen and a date
   await text(page, 'Configurez votre projet');
   await text(page, 'Paramètres');
   await text(page, 'Se déconnecter');
-  await page.waitForFunction(() => (globalThis as any).document.title === 'Configuration · Projet de langue', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.title === 'Configuration · Projet de langue', { timeout: 45_000 });
   expect(await htmlLang(page)).toBe('fr');
   await settle();
   expect(await violations(page)).toEqual([]);

@@ -77,7 +77,7 @@ it('creates an RSS campaign, activates it, sends it now and shows the run, pause
   await (await page.waitForSelector('::-p-aria([name="Archive"][role="switch"])'))!.evaluate((el) => (el as any).click());
   await photograph('dashboard-rss-new');
   await s.click('Create RSS campaign');
-  await page.waitForFunction(() => /\/campaigns\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  await page.waitForFunction(() => /\/campaigns\/[0-9a-f-]{36}$/.test((globalThis as any).location.pathname), { timeout: 45_000 });
   const id = page.url().split('/').pop()!;
   await statusIs('Draft');
   expect((await h.http.get(`/campaigns/${id}`).set(bearer(secretKey))).body).toMatchObject({

@@ -32,14 +32,14 @@ const rowsOf = (table: string) =>
 const rowsShowing = async (table: string, text: string) => {
   await page.waitForFunction(
     (sel: string, t: string) => [...(globalThis as any).document.querySelectorAll(sel)].some((r: any) => r.innerText.includes(t)),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     `table[aria-label="${table}"] tbody tr`,
     text,
   );
   return rowsOf(table);
 };
-const inDialog = async (name: string) => (await page.waitForSelector(`${DIALOG} ::-p-aria([name="${name}"][role="button"])`, { timeout: 20_000 }))!.click();
-const dialogClosed = () => page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 20_000 });
+const inDialog = async (name: string) => s.clickOn(`${DIALOG} ::-p-aria([name="${name}"][role="button"])`);
+const dialogClosed = () => page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 45_000 });
 
 it('adds a contact, edits it, suppresses and lifts an address, deletes a domain', async () => {
   const { projectId, secretKey } = await s.signUp(PROJECT);
@@ -51,7 +51,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   expect(await page.title()).toBe(`Contacts · ${PROJECT}`);
   await s.click('Add contact');
   // The dialog opens with a transition: wait for its named close button rather than look once.
-  expect(await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 20_000 })).not.toBeNull();
+  expect(await page.waitForSelector(`${DIALOG} ::-p-aria([name="Close"][role="button"])`, { timeout: 45_000 })).not.toBeNull();
   await s.replace('Email', 'not-an-address', DIALOG);
   await s.click('Create contact');
   await s.waitForText('Enter a valid email address');
@@ -81,7 +81,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.replace('Value', 'team', DIALOG);
   await s.click('Save field');
   // The fields table reads the string as it is, not as JSON.
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-field-value="plan"]')?.textContent === 'team', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-field-value="plan"]')?.textContent === 'team', { timeout: 45_000 });
   await page.evaluate(() => {
     const inputs = [...(globalThis as any).document.querySelectorAll('input[role="switch"]')] as any[];
     inputs.find((i) => i.closest('.mantine-Switch-root')?.textContent.includes('Subscribed')).click();
@@ -130,7 +130,7 @@ it('adds a contact, edits it, suppresses and lifts an address, deletes a domain'
   await s.waitForText('Reported for an email');
   expect(await page.$eval('body', (b) => (b as any).innerText)).not.toContain(bouncedEmailId);
   await s.click('an email');
-  await page.waitForSelector('[role="dialog"] iframe', { timeout: 20_000 });
+  await page.waitForSelector('[role="dialog"] iframe', { timeout: 45_000 });
   await page.keyboard.press('Escape');
 
   // Domains: "Delete domain" asks first, then the domain is gone.

@@ -34,7 +34,7 @@ const row = (path: string) => `[data-filter-path="${path}"]`;
 async function logic(which: 'all' | 'any') {
   const label = await page.waitForFunction(
     (w: string) => [...(globalThis as any).document.querySelectorAll('[data-tree-path="(root)"] label')].find((l: any) => l.textContent.trim() === w) ?? null,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     which,
   );
   await (label as any).click();
@@ -43,7 +43,7 @@ async function logic(which: 'all' | 'any') {
 /** Waits until the live count has settled on `n` for the tree as it is now. */
 async function countIs(n: number) {
   try {
-    await page.waitForSelector(`[data-testid="matching-count"][data-count="${n}"][data-current="yes"]`, { timeout: 20_000 });
+    await page.waitForSelector(`[data-testid="matching-count"][data-count="${n}"][data-current="yes"]`, { timeout: 45_000 });
   } catch {
     const shown = await page.evaluate(() => (globalThis as any).document.querySelector('[aria-label="Matching contacts"]')?.innerText ?? '(no count)');
     throw new Error(`the live count is not ${n}: ${shown}\n${s.problems.join('\n')}`);
@@ -115,7 +115,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   // An event of GET /events/names as a field: "has happened" takes no value.
   await choose('Field', 'event.upgraded', second);
   await choose('Operator', 'has happened', second);
-  await page.waitForFunction((s: string) => !(globalThis as any).document.querySelector(s)?.innerText.includes('Value'), { timeout: 20_000 }, second);
+  await page.waitForFunction((s: string) => !(globalThis as any).document.querySelector(s)?.innerText.includes('Value'), { timeout: 45_000 }, second);
   await countIs(1);
   // In a window: at least N times (default 3 in 30 days: none), then once; "did not … within" (pro-b).
   await choose('Operator', 'happened at least (times) within the last', second);
@@ -129,7 +129,7 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await choose('Field', 'createdAt', second);
   await page.waitForFunction(
     (s: string) => (globalThis as any).document.querySelector(s)?.innerText.includes('expected an ISO date'),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     second,
   );
   expect(await page.$eval(`${second} input[aria-invalid="true"]`, (el) => (el as any).type)).toBe('date');
@@ -138,10 +138,10 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await photograph('segment-builder');
 
   // Removed again: back to the plan filter alone, saved.
-  await (await page.waitForSelector(`${second} ::-p-aria([name="Remove filter"][role="button"])`))!.click();
+  await s.clickOn(`${second} ::-p-aria([name="Remove filter"][role="button"])`);
   await countIs(2);
   await click('Create segment');
-  await page.waitForFunction(() => /\/segments\/(?!new$)[^/]+$/.test((globalThis as any).location.pathname), { timeout: 20_000 });
+  await page.waitForFunction(() => /\/segments\/(?!new$)[^/]+$/.test((globalThis as any).location.pathname), { timeout: 45_000 });
   const segmentId = page.url().split('/').pop()!;
   await waitForText('2 members now');
 
@@ -150,12 +150,12 @@ it('builds a condition with a live count, shows a refused node, saves the segmen
   await countIs(1);
   await click('Save segment');
   await waitForText('Saved');
-  await page.waitForSelector('[data-testid="cached-count"]::-p-text(1)', { timeout: 20_000 });
+  await page.waitForSelector('[data-testid="cached-count"]::-p-text(1)', { timeout: 45_000 });
   await waitForText('1 member now');
 
   // Listed with its count, which is what refresh counts.
   await click('← Segments', 'link');
-  await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Segments"]', { timeout: 45_000 });
   await photograph('segments');
   const listed = await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText as string);
   expect(listed).toContain('Pro users');
@@ -171,9 +171,9 @@ it('a static segment: pasted addresses added and removed, renamed, refreshed and
   await click('Segments', 'link');
   await click('New segment', 'link');
   await typeInto('Name', 'VIP list');
-  await (await page.waitForSelector('::-p-text(Static: a list you manage)'))!.click();
+  await s.clickOn('::-p-text(Static: a list you manage)');
   // A static segment has no condition to build.
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[aria-label="Matching contacts"]'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[aria-label="Matching contacts"]'), { timeout: 45_000 });
   await click('Create segment');
   await waitForText('No members yet');
 
@@ -194,7 +194,7 @@ it('a static segment: pasted addresses added and removed, renamed, refreshed and
   // Edit: renamed (only the changed field is sent), then Refresh and Compute say what they counted.
   await typeInto('Name', 'VIP customers');
   await click('Save segment');
-  await page.waitForSelector('::-p-aria([name="VIP customers"][role="heading"])', { timeout: 20_000 });
+  await page.waitForSelector('::-p-aria([name="VIP customers"][role="heading"])', { timeout: 45_000 });
   await click('Refresh');
   await waitForText('Refreshed: 1 member.');
   await click('Compute');
@@ -204,8 +204,8 @@ it('a static segment: pasted addresses added and removed, renamed, refreshed and
   await click('Delete');
   await waitForText('Delete this segment?');
   await click('Delete segment');
-  await page.waitForSelector('table[aria-label="Segments"]', { timeout: 20_000 });
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Segments"]').innerText.includes('VIP'), { timeout: 20_000 });
+  await page.waitForSelector('table[aria-label="Segments"]', { timeout: 45_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('table[aria-label="Segments"]').innerText.includes('VIP'), { timeout: 45_000 });
   expect(await page.$eval('table[aria-label="Segments"]', (t) => (t as any).innerText)).toContain('Pro users');
   expect(s.problems).toEqual([]);
 }, 120_000);
@@ -218,7 +218,7 @@ it('tracking membership: Compute (a Temporal run) reports who entered', async ()
   // Mantine's switch input is visually hidden: its label is what a person clicks.
   const track = await page.waitForFunction(
     () => [...(globalThis as any).document.querySelectorAll('label')].find((l: any) => l.textContent.trim().startsWith('Track membership')) ?? null,
-    { timeout: 20_000 },
+    { timeout: 45_000 },
   );
   await (track as any).click();
   await click('Save segment');
@@ -244,13 +244,13 @@ it("pages a segment's members by the cursor of the page before (keyset at any de
     await page.goto(`${s.api.url}/app/p/${projectId}/segments/${id}`, { waitUntil: 'load' });
     const rows = () => page.$$eval('table[aria-label="Segment members"] tbody tr', (trs) => trs.length);
     await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Segment members"] tbody tr').length === 20, {
-      timeout: 20_000,
+      timeout: 45_000,
     });
     for (const n of ['2', '3']) {
-      await (await page.waitForSelector(`section ::-p-aria([name="${n}"][role="button"])`))!.click();
+      await s.clickOn(`section ::-p-aria([name="${n}"][role="button"])`);
       await page.waitForFunction(
         (k: number) => (globalThis as any).document.querySelectorAll('table[aria-label="Segment members"] tbody tr').length === k,
-        { timeout: 20_000 },
+        { timeout: 45_000 },
         n === '3' ? 5 : 20,
       );
     }

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 const bodyText = () => page.evaluate(() => (globalThis as any).document.body.innerText as string);
-const waitForText = (text: string) => page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.includes(t), { timeout: 20_000 }, text);
+const waitForText = (text: string) => page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.includes(t), { timeout: 45_000 }, text);
 
 it('signs a newcomer in through the provider and lands in the dashboard', async () => {
   // A refused attempt comes back with a sentence, not a code.
@@ -56,7 +56,7 @@ it('signs a newcomer in through the provider and lands in the dashboard', async 
   await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
 
   // Back on the dashboard, signed in: a new account's first stop is the project form.
-  await page.waitForFunction((url: string) => (globalThis as any).location.href === url, { timeout: 20_000 }, `${api.url}/app/new-project`);
+  await page.waitForFunction((url: string) => (globalThis as any).location.href === url, { timeout: 45_000 }, `${api.url}/app/new-project`);
   await waitForText('Project name');
   const res = (await page.evaluate(async () => (await fetch('/users/@me')).json())) as { email: string };
   expect(res.email).toBe(me);

@@ -49,7 +49,7 @@ it('offers the injected types in the palette and saves valid configs through the
   // The API's 422 lands on the input it names, in a person's sentence: names are lower case.
   await page.waitForFunction(
     (sel: string) => (globalThis as any).document.querySelector(sel)?.innerText.includes('is not in the right form'),
-    { timeout: 20_000 },
+    { timeout: 45_000 },
     row(0),
   );
   await s.replace('Name', 'gold', row(0));

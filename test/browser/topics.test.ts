@@ -61,7 +61,7 @@ it('creates, edits and deletes a topic; a topic a campaign names is refused with
   });
   await s.click('Save topic');
   await s.waitForText('Product updates');
-  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 20_000 });
+  await page.waitForFunction(() => !(globalThis as any).document.querySelector('[role="dialog"]'), { timeout: 45_000 });
   expect(await rowsOf('Topics')).toEqual([expect.stringMatching(/^Product updates .* product-news Subscribed Listed/i)]);
   await photograph('topics');
 
@@ -110,7 +110,7 @@ it('lists the audit log newest first, filters it by action and pages it', async 
   expect(first[0]).toContain('The secret key');
 
   await s.click('2', 'button');
-  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 7, { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('table[aria-label="Audit log"] tbody tr').length === 7, { timeout: 45_000 });
   const second = await rowsOf('Audit log');
   await photograph('audit-log');
   expect(second[1]).toMatch(/Deleted topic \S+ Deleted a topic Topic/);
@@ -148,7 +148,7 @@ it('sets retention on the Settings screen, and the audit log names who did', asy
   await page.waitForFunction(
     () => (globalThis as any).document.querySelector('table[aria-label="Audit log"] tbody tr details[open]')?.textContent.includes('"retention"'),
     {
-      timeout: 20_000,
+      timeout: 45_000,
     },
   );
   expect((await rowsOf('Audit log'))[0]).toMatch(/Show raw details \{ "changed": \[ "retention" \] \}/);
@@ -178,12 +178,12 @@ it('a member sees no Audit log link, and the address tells them the log is for o
   expect(signup.status).toBe(201);
   await h.deps.knex('project_members').insert({ project_id: project.projectId, user_id: signup.body.id, role: 'MEMBER' });
   await s.click('Log out');
-  await page.waitForFunction(() => (globalThis as any).location.pathname === '/app/login', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).location.pathname === '/app/login', { timeout: 45_000 });
   await s.waitForText('New here?');
   await s.replace('Email', email);
   await s.replace('Password', 'correct horse battery');
   await s.click('Log in');
-  await page.waitForFunction(() => (globalThis as any).location.pathname !== '/app/login', { timeout: 20_000 });
+  await page.waitForFunction(() => (globalThis as any).location.pathname !== '/app/login', { timeout: 45_000 });
   await page.goto(`${s.api.url}/app/p/${project.projectId}/audit`, { waitUntil: 'load' });
   await s.waitForText('Owners and admins only');
   const links = await page.$$eval('nav[aria-label="Project"] a', (as) => as.map((a) => (a as unknown as { innerText: string }).innerText.trim()));

@@ -55,14 +55,14 @@ it('sets a tracking domain, shows the CNAME to create, and verifies it with "Che
   dns.set(listed.records[1].name, 'TXT', [listed.records[1].value]);
   await s.click('Check');
   await page.waitForFunction(() => (globalThis as any).document.querySelector('[data-testid="tracking-domain-status"]')?.textContent === 'Verified', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   expect((await rowsOf(table)).every((r) => r.toLowerCase().endsWith('found'))).toBe(true);
 
   // Removing asks first, then the form to set one is back.
   await s.click('Remove tracking domain');
   await s.click('Remove');
-  await page.waitForFunction((t: string) => !(globalThis as any).document.querySelector(`table[aria-label="${t}"]`), { timeout: 20_000 }, table);
+  await page.waitForFunction((t: string) => !(globalThis as any).document.querySelector(`table[aria-label="${t}"]`), { timeout: 45_000 }, table);
   await s.inputId('Tracking domain name');
   expect((await h.http.get('/tracking-domain').set(bearer(project.secretKey))).status).toBe(404);
   expect(s.problems).toEqual([]);

@@ -79,7 +79,7 @@ it('lets the owner require 2FA in Settings; a member without it is shown the way
   // Enabled once the page knows the owner has 2FA themselves.
   await page.waitForSelector(`${SWITCH}:not([disabled])`);
   await s.click('Require two-factor authentication', 'switch');
-  await page.waitForFunction((sel: string) => (globalThis as any).document.querySelector(sel)?.checked === true, { timeout: 20_000 }, SWITCH);
+  await page.waitForFunction((sel: string) => (globalThis as any).document.querySelector(sel)?.checked === true, { timeout: 45_000 }, SWITCH);
   const row = await s.h.deps.knex('projects').where({ id: projectId }).first('require_two_factor');
   expect(row.require_two_factor).toBe(true);
 

@@ -49,7 +49,7 @@ it('creates the abandoned cart from "Start from a flow", picks its template, and
   // Enable names the email that still needs its template.
   await s.click('Enable');
   await s.waitForText('Send email: pick a template');
-  await (await page.waitForSelector('::-p-aria([name="Reminder (Send email)"])'))!.click();
+  await s.clickOn('::-p-aria([name="Reminder (Send email)"])');
   await s.choose('Template id', 'Cart reminder');
   await s.click('Save step');
   await eventually(async () => {

@@ -114,8 +114,15 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   // "Add step" on the arrow from Send welcome to Exit: an Update contact goes in between, connected on both sides.
   const edge = (await workflowOf(id)).transitions.find((t) => t.fromStepId === send.id && t.toStepId === exit.id) as { id?: string } | undefined;
   expect(edge?.id).toBeDefined();
-  await (await page.waitForSelector(`[data-edge-id="${edge!.id}"] ::-p-aria([name="Add step"])`))!.click();
-  await (await page.waitForSelector('::-p-aria([name="Update contact"][role="menuitem"])'))!.click();
+  // The canvas re-rendering under the open menu (the last save's answer landing) can close it: open it again then.
+  for (let attempt = 1; ; attempt++) {
+    await s.clickOn(`[data-edge-id="${edge!.id}"] ::-p-aria([name="Add step"])`);
+    const picked = await s
+      .clickOn('::-p-aria([name="Update contact"][role="menuitem"])', 10_000)
+      .then(() => true)
+      .catch((err) => (attempt === 3 ? Promise.reject(err) : false));
+    if (picked) break;
+  }
   await s.choose('Subscribed', 'Yes');
   await s.click('Save step');
   await page.waitForSelector('::-p-aria([name="Update contact (Update contact)"])');
@@ -163,7 +170,7 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
   await s.replace('Search', 'nobody-like-this');
   await s.waitForText('No executions of a contact matching');
   await s.replace('Search', '');
-  await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
+  await s.clickOn('[data-execution-id] button');
   // The timeline says what each step did in words; the raw output is one click away.
   await s.waitForText('Sent the email');
   let timeline = await page.$eval('[aria-label="Execution timeline"]', (el) => (el as any).innerText as string);
@@ -218,7 +225,7 @@ it('filters executions by status and cancels one, then all', async () => {
   const row = await page.$eval('[data-execution-id] [data-current-step]', (el) => (el as any).innerText as string);
   expect(row).toMatch(/^Wait( · [^\n]+)?\s+resumes \d{1,2} \w+, \d{2}:\d{2} [\w/+-]+$/);
   // The counts can arrive before the list's rows: wait for a row's menu, then open it.
-  await (await page.waitForSelector('[data-execution-id] button', { timeout: 20_000 }))!.click();
+  await s.clickOn('[data-execution-id] button');
   await s.click('Cancel execution');
   await s.waitForText('cancelled (1)');
   await s.click('Cancel all');

@@ -30,6 +30,8 @@ export interface DashboardSession {
   choose(label: string, option: string, scope?: string): Promise<void>;
   /** Clicks the element with this accessible name and role. */
   click(name: string, role?: string): Promise<void>;
+  /** Clicks the element `selector` finds, finding it again if a re-render replaced it. */
+  clickOn(selector: string, timeout?: number): Promise<void>;
   /** The sentence shown under the labelled input (Mantine links it as `<id>-error`), once there is one. */
   sentenceOn(label: string, scope?: string): Promise<string>;
   /** Everything a person is told about failures: alerts, field errors and toasts. */
@@ -38,6 +40,15 @@ export interface DashboardSession {
   signUp(projectName: string): Promise<{ projectId: string; secretKey: string; email: string }>;
   close(): Promise<void>;
 }
+
+/**
+ * How long a step waits for the page. CI runs two suites at once beside a Temporal server and
+ * Chromium on two cores; a screen that settles in a second alone has been seen to take over 20 s
+ * there, so waits are generous: a wait only costs time when something is wrong.
+ */
+const WAIT = 45_000;
+// Every browser test in a file importing this: several such waits in a row exceed jest's default.
+jest.setTimeout(180_000);
 
 /** A random address under example.test, tagged for reading test output. */
 export const testEmail = (tag: string) => `${tag}-${crypto.randomBytes(5).toString('hex')}@example.test`;
@@ -52,6 +63,7 @@ export async function openDashboard(
   const tb: TestBrowser = await launchBrowser();
   const page = await tb.browser.newPage();
   await page.setViewport(opts.viewport ?? { width: 1280, height: 900 });
+  page.setDefaultTimeout(WAIT);
   const problems: string[] = [];
   page.on('console', (m) => {
     // 4xx answers a flow causes on purpose (GET /users/@me before signing in, a refused condition's 422) are logged as failed loads.
@@ -59,7 +71,7 @@ export async function openDashboard(
   });
   page.on('pageerror', (e) => problems.push(String(e)));
 
-  const waitForText = async (text: string, timeout = 20_000) => {
+  const waitForText = async (text: string, timeout = WAIT) => {
     try {
       await page.waitForFunction((t: string) => (globalThis as any).document.body.innerText.toLowerCase().includes(t), { timeout }, text.toLowerCase());
     } catch {
@@ -76,7 +88,7 @@ export async function openDashboard(
         const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
         return el?.htmlFor || null;
       },
-      { timeout: 20_000 },
+      { timeout: WAIT },
       label,
       scope,
     );
@@ -118,7 +130,7 @@ export async function openDashboard(
   };
 
   const replaceCode = async (label: string, value: string) => {
-    const editor = (await page.waitForSelector(`::-p-aria([name="${label}"][role="textbox"])`, { timeout: 20_000 }))!;
+    const editor = (await page.waitForSelector(`::-p-aria([name="${label}"][role="textbox"])`, { timeout: WAIT }))!;
     if (!(await editor.evaluate((el) => el.classList.contains('cm-content')))) throw new Error(`"${label}" is not the code editor`);
     await editor.click();
     await selectAllAndType(value);
@@ -130,7 +142,7 @@ export async function openDashboard(
       (o: string) =>
         [...(globalThis as any).document.querySelectorAll('[role="option"]')].find((x: any) => x.offsetParent !== null && x.textContent.trim().startsWith(o)) ??
         null,
-      { timeout: 20_000 },
+      { timeout: WAIT },
       option,
     );
     await (handle as any).click();
@@ -140,15 +152,29 @@ export async function openDashboard(
         const el = root && [...root.querySelectorAll('label')].find((x: any) => x.textContent!.replace('*', '').trim() === l);
         return el && (globalThis as any).document.getElementById(el.htmlFor)?.value.startsWith(o);
       },
-      { timeout: 20_000 },
+      { timeout: WAIT },
       label,
       scope ?? 'body',
       option,
     );
   };
 
-  const click = async (name: string, role = 'button') =>
-    (await page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 20_000 }))!.click();
+  const clickOn = async (selector: string, timeout = WAIT) => {
+    // A query settling between finding the node and clicking it can re-render it: the handle then
+    // points at a detached node, so find it again, as a person's second click would.
+    for (let attempt = 1; ; attempt++) {
+      const el = (await page.waitForSelector(selector, { timeout }))!;
+      try {
+        return await el.click();
+      } catch (err) {
+        if (attempt === 3 || !/detached|not clickable/i.test(String(err))) throw err;
+      } finally {
+        await el.dispose();
+      }
+    }
+  };
+
+  const click = (name: string, role = 'button') => clickOn(`::-p-aria([name="${name}"][role="${role}"])`);
 
   const sentenceOn = async (label: string, scope = 'body') => {
     const input = await inputId(label, scope);
@@ -158,7 +184,7 @@ export async function openDashboard(
         const err = el && (globalThis as any).document.getElementById(`${el.id}-error`);
         return err?.innerText?.trim() || null;
       },
-      { timeout: 20_000 },
+      { timeout: WAIT },
       input,
     );
     return (await handle.jsonValue()) as string;
@@ -193,6 +219,7 @@ export async function openDashboard(
     replaceCode,
     choose,
     click,
+    clickOn,
     sentenceOn,
     failureTexts,
     signUp,
