@@ -3,6 +3,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
 import { workflowApi } from '../helpers/workflows';
+import { executionWorkflowId } from '../../temporal/workflowIds';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -126,6 +127,20 @@ describe('POST /v1/track', () => {
     // A wait that committed while the event's statement ran: the statement wrote it routed; the
     // batcher's check after the commit reopens it, and routing resumes the execution.
     const lateX = await flows.waitingExecution(wf.id, uniqueEmail('late'), 'joined');
+    // Postgres says WAITING as soon as the wait's local activity wrote it; the activity then reads
+    // the events that arrived meanwhile (db/executions markWaiting). Write the event once that read is
+    // over (its marker is in the history): on a loaded machine the read could otherwise take it first,
+    // resume the execution, and leave the batcher no wait to reopen the event for.
+    const client = await h.deps.temporal.client();
+    const lateHistory = client.workflow.getHandle(executionWorkflowId(lateX.id));
+    await eventually(async () =>
+      (await lateHistory.fetchHistory()).events!.some((e) => {
+        const details = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+        return (
+          e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && !!details && Buffer.from(details).toString().includes('"enterExecutionWait"')
+        );
+      }),
+    );
     const raced = crypto.randomUUID();
     await h.deps
       .knex('events')
@@ -134,7 +149,6 @@ describe('POST /v1/track', () => {
     expect((await flows.until(wf.id, lateX.id, ['COMPLETED', 'EXITED', 'FAILED'])).status).toBe('COMPLETED');
     // The reopened event rides the flush's batch, named after that batch's first event — which is
     // another event of the project when one was tracked in the same window: find the batch carrying it.
-    const client = await h.deps.temporal.client();
     await eventually(async () => {
       for await (const run of client.workflow.list({ query: `WorkflowType = "routeEventBatch" AND ProjectId = "${listened.projectId}"` })) {
         const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
