@@ -156,7 +156,13 @@ it('builds a workflow on the canvas, enables it, and shows the execution /v1/tra
     { timeout: 60_000 },
     send.id,
   );
-  expect(await page.$eval(node(exit.id), (el) => (el as any).innerText as string)).toMatch(/1 entered · 0 waiting now · 1 ended/);
+  // The send step's figures can land in a refresh taken before the run reached Exit: the next one shows it.
+  await page.waitForFunction(
+    (exitId: string) =>
+      /1 entered · 0 waiting now · 1 ended/.test((globalThis as any).document.querySelector(`.react-flow__node[data-id="${exitId}"]`)?.innerText ?? ''),
+    { timeout: 60_000 },
+    exit.id,
+  );
 
   await s.click('Executions', 'link');
   await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('[data-execution-id]')].some((r: any) => r.innerText.includes('EXITED')), {

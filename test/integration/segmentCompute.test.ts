@@ -110,9 +110,11 @@ describe('segment compute, set-based', () => {
       const entered = [...expected].filter((id) => !before.has(id));
       const exited = [...before].filter((id) => !expected.has(id));
 
-      // Chunks and lanes that cut the project's contacts anywhere (other tests' contacts share the project).
-      const chunk = 1 + rand(60);
+      // Chunks and lanes that cut the project's contacts anywhere (other tests' contacts share the project);
+      // a chunk no larger than a lane's share, as beginCompute cuts no lane smaller than one chunk.
+      const contacts = Number((await h.deps.knex('contacts').where({ project_id: p.projectId }).count<{ n: string }[]>('* as n'))[0].n);
       const lanes = 1 + (round % 3);
+      const chunk = 1 + rand(Math.min(60, Math.floor(contacts / lanes)));
       const { runId, chunks, routable, lanes: walkedIn, result } = await compute(segment, chunk, lanes);
       expect(chunks).toBeGreaterThan(1);
       expect(walkedIn).toBe(lanes);
