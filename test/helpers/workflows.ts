@@ -1,4 +1,5 @@
 import { bearer, eventually, Harness, ProjectFixture } from './harness';
+import { executionWorkflowId } from '../../temporal/workflowIds';
 
 /** Builds workflow graphs through the real API, for the workflows-*.test.ts files. */
 
@@ -118,3 +119,17 @@ export function workflowApi(h: Harness, p: ProjectFixture) {
 
 /** Liquid and filter shorthands. */
 export const equalsFilter = (field: string, value: unknown) => ({ logic: 'AND', groups: [{ filters: [{ field, operator: 'equals', value }] }] });
+
+/**
+ * The local activities an execution's Temporal history has recorded, in order. Postgres shows what a
+ * local activity wrote at once; its marker reaches the history when the workflow task completes.
+ */
+export async function localActivitiesOf(h: Harness, executionId: string): Promise<string[]> {
+  const history = await (await h.deps.temporal.client()).workflow.getHandle(executionWorkflowId(executionId)).fetchHistory();
+  return history.events!.flatMap((e) => {
+    const details = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
+    return e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && details
+      ? [JSON.parse(Buffer.from(details).toString()).activity_type as string]
+      : [];
+  });
+}

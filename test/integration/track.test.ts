@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { uniqueEmail } from '../helpers/fixtures';
-import { workflowApi } from '../helpers/workflows';
-import { executionWorkflowId } from '../../temporal/workflowIds';
+import { localActivitiesOf, workflowApi } from '../helpers/workflows';
 
 let h: Harness;
 let p: ProjectFixture;
@@ -131,16 +130,8 @@ describe('POST /v1/track', () => {
     // the events that arrived meanwhile (db/executions markWaiting). Write the event once that read is
     // over (its marker is in the history): on a loaded machine the read could otherwise take it first,
     // resume the execution, and leave the batcher no wait to reopen the event for.
+    await eventually(async () => (await localActivitiesOf(h, lateX.id)).includes('enterExecutionWait'));
     const client = await h.deps.temporal.client();
-    const lateHistory = client.workflow.getHandle(executionWorkflowId(lateX.id));
-    await eventually(async () =>
-      (await lateHistory.fetchHistory()).events!.some((e) => {
-        const details = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
-        return (
-          e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && !!details && Buffer.from(details).toString().includes('"enterExecutionWait"')
-        );
-      }),
-    );
     const raced = crypto.randomUUID();
     await h.deps
       .knex('events')

@@ -1,7 +1,7 @@
 import { startHarness, createProjectFixture, bearer, eventually, Harness, ProjectFixture } from '../helpers/harness';
 import { startSendgridSink, SendgridSink } from '../helpers/sendgridSink';
 import { verifiedDomain, uniqueEmail } from '../helpers/fixtures';
-import { workflowApi, equalsFilter } from '../helpers/workflows';
+import { workflowApi, equalsFilter, localActivitiesOf } from '../helpers/workflows';
 import { eventSignal } from '../../temporal/contract';
 import { routeEvents } from '../../activities/eventBatch';
 import { upsertContact } from '../../db/contactWriters';
@@ -266,13 +266,7 @@ describe('triggered executions', () => {
     const email = uniqueEmail('fold');
     const { id } = await api.waitingExecution(wf.id, email, event);
     const handle = (await temporalClient()).workflow.getHandle(`exec-${id}`);
-    const localActivities = async () =>
-      (await handle.fetchHistory()).events!.flatMap((e) => {
-        const details = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
-        return e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && details
-          ? [JSON.parse(Buffer.from(details).toString()).activity_type]
-          : [];
-      });
+    const localActivities = () => localActivitiesOf(h, id);
     // Postgres says WAITING as soon as the local activity wrote it; its marker reaches the history when
     // the workflow task completes, a moment later.
     expect(await eventually(async () => ((await localActivities()).length ? localActivities() : null))).toEqual(['enterExecutionWait']);
